@@ -1,0 +1,7 @@
+# OpenBench convention: `make EXE=path` builds the engine binary to `path`.
+EXE ?= cb2026
+
+.PHONY: all
+all:
+	cargo build --release -p cb2026
+	cp target/release/cb2026 $(EXE)

@@ -1,0 +1,254 @@
+// ANCHOR: stage-01-board
+//! The `cb2026` binary. With no subcommand it speaks UCI on stdin/stdout,
+//! which is what GUIs and match runners expect; the subcommands are the
+//! tools the book uses.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use engine::bench::{BenchRun, run_bench};
+use engine::board::{parse_fen, to_fen};
+use engine::perft::{divide, parse_suite, perft, run_suite};
+use engine::stages::{bench_fens, latest_stage, manifest, preset};
+use engine::techniques::Params;
+
+mod stages_table;
+
+#[derive(Parser)]
+#[command(
+    name = "cb2026",
+    version,
+    about = "A chess engine and the book that teaches how it was built"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak UCI on stdin/stdout (the default).
+    Uci,
+    /// Count leaf nodes of the move tree (move generator check).
+    Perft {
+        /// Depth to count to.
+        depth: Option<u32>,
+        /// Position (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Check every line of an EPD suite (`FEN ;D1 n ;D2 n ...`).
+        #[arg(long)]
+        suite: Option<String>,
+        /// With --suite: skip depths whose expected count is larger.
+        #[arg(long, default_value_t = u64::MAX)]
+        max_nodes: u64,
+    },
+    /// Print the static evaluation, term by term.
+    Eval {
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Search the bench positions at a fixed depth; the last line is
+    /// `N nodes M nps` (OpenBench reads it).
+    Bench {
+        /// Stage preset to run (default: the newest stage).
+        #[arg(long)]
+        stage: Option<u32>,
+        /// Depth (default: the stage's bench depth).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Compare two stages at the same depth, position by position.
+        #[arg(long, num_args = 2, value_names = ["A", "B"])]
+        compare: Option<Vec<u32>>,
+    },
+    /// The per-stage node table: every stage at its bench depth, and its
+    /// saving against the previous stage at a common depth.
+    Stages {
+        /// Write the measured counts into stages/*.toml.
+        #[arg(long)]
+        record: bool,
+        /// Fail if a measured count differs from the recorded one.
+        #[arg(long)]
+        check: bool,
+    },
+    // ANCHOR_END: stage-01-board
+    // ANCHOR: stage-03-negamax--cli
+    /// Search one position and print the result (and counters with --stats).
+    Search {
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value_t = 4)]
+        depth: u32,
+        #[arg(long)]
+        stage: Option<u32>,
+        /// Print the search's counters (nodes, cutoffs, fail-high first %).
+        #[arg(long)]
+        stats: bool,
+    },
+    // ANCHOR_END: stage-03-negamax--cli
+    // ANCHOR: stage-01-board--main
+}
+
+fn main() -> ExitCode {
+    // OpenBench runs `./engine bench` with a bare argument; clap handles it
+    // as the `bench` subcommand.
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None | Some(Command::Uci) => {
+            engine::uci::run(std::io::stdin().lock(), std::io::stdout());
+            Ok(())
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            suite,
+            max_nodes,
+        }) => match suite {
+            Some(path) => perft_suite(&path, max_nodes),
+            None => perft_command(depth, fen.as_deref(), divide),
+        },
+        Some(Command::Eval { fen }) => eval_command(fen.as_deref()),
+        Some(Command::Bench {
+            stage,
+            depth,
+            compare,
+        }) => match compare {
+            Some(pair) => stages_table::compare(pair[0], pair[1], depth),
+            None => bench_command(stage, depth),
+        },
+        Some(Command::Stages { record, check }) => stages_table::stages(record, check),
+        // ANCHOR_END: stage-01-board--main
+        // ANCHOR: stage-03-negamax--main
+        Some(Command::Search {
+            fen,
+            depth,
+            stage,
+            stats,
+        }) => search_command(fen.as_deref(), depth, stage, stats),
+        // ANCHOR_END: stage-03-negamax--main
+        // ANCHOR: stage-01-board--commands
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn board_from(fen: Option<&str>) -> Result<cozy_chess::Board, String> {
+    fen.map_or(Ok(cozy_chess::Board::default()), parse_fen)
+}
+
+fn perft_command(depth: Option<u32>, fen: Option<&str>, show_divide: bool) -> Result<(), String> {
+    let depth = depth.ok_or("perft needs a depth (or --suite FILE)")?;
+    let board = board_from(fen)?;
+    let start = std::time::Instant::now();
+    let total = if show_divide {
+        let rows = divide(&board, depth);
+        for (mv, count) in &rows {
+            println!("{mv}: {count}");
+        }
+        rows.iter().map(|(_, c)| c).sum()
+    } else {
+        perft(&board, depth)
+    };
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    println!("{total}");
+    eprintln!("{:.0} leaves per second", total as f64 / seconds);
+    Ok(())
+}
+
+fn perft_suite(path: &str, max_nodes: u64) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let lines = parse_suite(&text)?;
+    let results = run_suite(&lines, max_nodes);
+    let mismatches: Vec<_> = results.iter().filter(|r| r.found != r.expected).collect();
+    for r in &mismatches {
+        println!(
+            "MISMATCH depth {} expected {} found {}: {}",
+            r.depth, r.expected, r.found, r.fen
+        );
+    }
+    println!(
+        "{} positions, {} checks, {} mismatches",
+        lines.len(),
+        results.len(),
+        mismatches.len()
+    );
+    if mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} perft mismatches", mismatches.len()))
+    }
+}
+
+fn bench_command(stage: Option<u32>, depth: Option<u32>) -> Result<(), String> {
+    let stage = stage.unwrap_or_else(latest_stage);
+    let depth = match depth {
+        Some(d) => d,
+        None => manifest(stage)?.bench.depth,
+    };
+    let run = run_bench(preset(stage)?, Params::default(), depth, &bench_fens())?;
+    print_bench(stage, &run);
+    Ok(())
+}
+
+fn print_bench(stage: u32, run: &BenchRun) {
+    println!("stage {stage}, depth {}", run.depth);
+    for (i, row) in run.rows.iter().enumerate() {
+        println!("position {:>2} {:>12} nodes  {}", i + 1, row.nodes, row.fen);
+    }
+    println!("{:.3} s", run.elapsed.as_secs_f64());
+    println!("{} nodes {} nps", run.total_nodes(), run.nps());
+}
+// ANCHOR_END: stage-01-board--commands
+
+// ANCHOR: stage-02-eval--cli
+fn eval_command(fen: Option<&str>) -> Result<(), String> {
+    let board = board_from(fen)?;
+    println!("{}", to_fen(&board));
+    print!("{}", engine::uci::format_breakdown(&board));
+    Ok(())
+}
+// ANCHOR_END: stage-02-eval--cli
+
+// ANCHOR: stage-03-negamax--search-command
+fn search_command(
+    fen: Option<&str>,
+    depth: u32,
+    stage: Option<u32>,
+    stats: bool,
+) -> Result<(), String> {
+    let board = board_from(fen)?;
+    let stage = stage.unwrap_or_else(latest_stage);
+    let mut techniques = preset(stage)?;
+    // `search` is about the search: even stages 1 and 2 get negamax here.
+    techniques.negamax = true;
+    let mut searcher = engine::search::Searcher::new(techniques, Params::default());
+    if stats {
+        searcher.stats = Some(engine::notes::Stats::default());
+    }
+    let limits = engine::search::Limits {
+        depth: Some(depth),
+        ..Default::default()
+    };
+    let result = searcher.search(&board, &[], limits, &mut |_| {});
+    let best = result.best_move.map_or("(none)".to_string(), |mv| {
+        engine::board::move_to_uci(&board, mv)
+    });
+    println!("stage {stage} depth {depth}");
+    println!("best move {best}");
+    println!("score {}", result.score);
+    println!("nodes {}", result.nodes);
+    if let Some(stats) = &searcher.stats {
+        println!("{stats}");
+    }
+    Ok(())
+}
+// ANCHOR_END: stage-03-negamax--search-command

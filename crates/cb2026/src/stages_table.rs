@@ -1,0 +1,241 @@
+// ANCHOR: stage-01-board
+//! The per-stage node table (`cb2026 stages`, `cb2026 bench --compare`):
+//! the headline demo of the repository, and the numbers the manifests
+//! record.
+
+use std::path::PathBuf;
+
+use engine::bench::{BenchRun, run_bench, searches};
+use engine::stages::{Manifest, bench_fens, manifest, manifests, preset};
+use engine::techniques::Params;
+
+/// One stage's row: its own bench, and the comparison with the stage
+/// before it at a depth both can reach.
+struct StageRow {
+    manifest: &'static Manifest,
+    run: BenchRun,
+    vs_previous: Option<Comparison>,
+}
+
+/// Two stages at the same depth.
+struct Comparison {
+    depth: u32,
+    before: u64,
+    after: u64,
+}
+
+impl Comparison {
+    /// Percentage of nodes saved (negative: the stage searches more).
+    fn saving(&self) -> f64 {
+        100.0 * (1.0 - self.after as f64 / self.before.max(1) as f64)
+    }
+}
+
+fn bench(stage: u32, depth: u32) -> Result<BenchRun, String> {
+    run_bench(preset(stage)?, Params::default(), depth, &bench_fens())
+}
+
+/// `bench --compare A B`: both stages at the same depth.
+pub fn compare(a: u32, b: u32, depth: Option<u32>) -> Result<(), String> {
+    let depth = match depth {
+        Some(d) => d,
+        None => manifest(a)?.bench.depth.min(manifest(b)?.bench.depth),
+    };
+    let run_a = bench(a, depth)?;
+    let run_b = bench(b, depth)?;
+    println!("depth {depth}: stage {a} vs stage {b}");
+    println!(
+        "{:>8} {:>14} {:>14} {:>8}",
+        "position",
+        format!("stage {a}"),
+        format!("stage {b}"),
+        "saving"
+    );
+    for (i, (ra, rb)) in run_a.rows.iter().zip(&run_b.rows).enumerate() {
+        let c = Comparison {
+            depth,
+            before: ra.nodes,
+            after: rb.nodes,
+        };
+        println!(
+            "{:>8} {:>14} {:>14} {:>7.1}%",
+            i + 1,
+            ra.nodes,
+            rb.nodes,
+            c.saving()
+        );
+    }
+    let total = Comparison {
+        depth,
+        before: run_a.total_nodes(),
+        after: run_b.total_nodes(),
+    };
+    println!(
+        "{:>8} {:>14} {:>14} {:>7.1}%",
+        "total",
+        total.before,
+        total.after,
+        total.saving()
+    );
+    Ok(())
+}
+
+/// Measure every stage: its bench at its own depth, and the previous
+/// stage's comparison at the smaller of the two depths.
+fn measure() -> Result<Vec<StageRow>, String> {
+    let mut rows: Vec<StageRow> = Vec::new();
+    for m in manifests() {
+        let run = bench(m.id, m.bench.depth)?;
+        let vs_previous = match rows.last() {
+            // Perft leaves and search nodes are different things.
+            Some(prev) if searches(&preset(prev.manifest.id)?) != searches(&preset(m.id)?) => None,
+            None => None,
+            Some(prev) => {
+                let depth = prev.manifest.bench.depth.min(m.bench.depth);
+                let before = if depth == prev.run.depth {
+                    prev.run.total_nodes()
+                } else {
+                    bench(prev.manifest.id, depth)?.total_nodes()
+                };
+                let after = if depth == run.depth {
+                    run.total_nodes()
+                } else {
+                    bench(m.id, depth)?.total_nodes()
+                };
+                Some(Comparison {
+                    depth,
+                    before,
+                    after,
+                })
+            }
+        };
+        rows.push(StageRow {
+            manifest: m,
+            run,
+            vs_previous,
+        });
+    }
+    Ok(rows)
+}
+
+fn print_table(rows: &[StageRow]) {
+    let positions = bench_fens().len();
+    print!("{:<5} {:<34} {:>5}", "stage", "title", "depth");
+    for i in 1..=positions {
+        print!(" {:>11}", format!("pos {i}"));
+    }
+    println!(" {:>12}  vs previous stage (same depth)", "total");
+    for row in rows {
+        let m = row.manifest;
+        print!("{:<5} {:<34} {:>5}", m.id, m.title, m.bench.depth);
+        for r in &row.run.rows {
+            print!(" {:>11}", r.nodes);
+        }
+        print!(" {:>12}", row.run.total_nodes());
+        match &row.vs_previous {
+            Some(c) => println!(
+                "  {:+.1}% at depth {} ({} -> {})",
+                -c.saving(),
+                c.depth,
+                c.before,
+                c.after
+            ),
+            None => println!(),
+        }
+    }
+}
+
+/// `cb2026 stages [--record] [--check]`.
+pub fn stages(record: bool, check: bool) -> Result<(), String> {
+    let rows = measure()?;
+    print_table(&rows);
+    if record {
+        for row in &rows {
+            record_row(row)?;
+        }
+        println!("recorded into stages/*.toml");
+    }
+    if check {
+        let stale: Vec<String> = rows.iter().filter_map(stale_message).collect();
+        if !stale.is_empty() {
+            return Err(format!(
+                "recorded node counts are stale (run `cb2026 stages --record`):\n{}",
+                stale.join("\n")
+            ));
+        }
+        println!("all recorded node counts match");
+    }
+    Ok(())
+}
+
+/// What differs between a row and its manifest's recorded counts.
+fn stale_message(row: &StageRow) -> Option<String> {
+    let m = row.manifest;
+    let measured: Vec<u64> = row.run.rows.iter().map(|r| r.nodes).collect();
+    let mut problems = Vec::new();
+    if m.bench.nodes != Some(row.run.total_nodes()) || m.bench.positions != measured {
+        problems.push(format!(
+            "bench: recorded {:?} {:?}, measured {} {:?}",
+            m.bench.nodes,
+            m.bench.positions,
+            row.run.total_nodes(),
+            measured
+        ));
+    }
+    let recorded = m
+        .bench
+        .vs_previous
+        .as_ref()
+        .map(|v| (v.depth, v.before, v.after));
+    let now = row
+        .vs_previous
+        .as_ref()
+        .map(|c| (c.depth, c.before, c.after));
+    if recorded != now {
+        problems.push(format!(
+            "vs previous: recorded {recorded:?}, measured {now:?}"
+        ));
+    }
+    (!problems.is_empty()).then(|| format!("stage {}: {}", m.id, problems.join("; ")))
+}
+
+fn manifest_path(m: &Manifest) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../stages")
+        .join(format!("{:02}-{}.toml", m.id, m.slug))
+}
+
+/// Rewrite the recorded numbers of one manifest, keeping its comments and
+/// layout.
+fn record_row(row: &StageRow) -> Result<(), String> {
+    let path = manifest_path(row.manifest);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let bench = doc["bench"]
+        .as_table_mut()
+        .ok_or_else(|| format!("{}: no [bench] table", path.display()))?;
+    bench["nodes"] = toml_edit::value(row.run.total_nodes() as i64);
+    let mut positions = toml_edit::Array::new();
+    for r in &row.run.rows {
+        positions.push(r.nodes as i64);
+    }
+    bench["positions"] = toml_edit::value(positions);
+    match &row.vs_previous {
+        Some(c) => {
+            let mut table = toml_edit::Table::new();
+            table["depth"] = toml_edit::value(c.depth as i64);
+            table["before"] = toml_edit::value(c.before as i64);
+            table["after"] = toml_edit::value(c.after as i64);
+            bench["vs_previous"] = toml_edit::Item::Table(table);
+        }
+        None => {
+            bench.remove("vs_previous");
+        }
+    }
+    std::fs::write(&path, doc.to_string())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+// ANCHOR_END: stage-01-board

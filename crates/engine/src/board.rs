@@ -1,0 +1,215 @@
+// ANCHOR: stage-01-board
+//! Glue between cozy-chess and the rest of the engine: FEN, UCI move text,
+//! move lists.
+//!
+//! cozy-chess does the hard part (legal move generation with bitboards). What
+//! it leaves to us is the text the outside world speaks: FEN strings and UCI
+//! moves. The one real trap is castling: cozy-chess writes it as "king takes
+//! own rook" (`e1h1`), the Chess960 convention, while UCI for standard chess
+//! writes the king's two-square step (`e1g1`).
+
+use cozy_chess::{Board, Color, File, Move, Piece, Square};
+
+/// The most legal moves any chess position has is 218; a fixed array of that
+/// size never allocates.
+pub const MAX_MOVES: usize = 218;
+
+/// A list of moves on the stack, so move generation costs no allocation.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    pub fn new() -> Self {
+        let filler = Move {
+            from: Square::A1,
+            to: Square::A1,
+            promotion: None,
+        };
+        MoveList {
+            moves: [filler; MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    pub fn push(&mut self, mv: Move) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    fn deref_mut(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+/// All legal moves of `board`, in cozy-chess's generation order.
+pub fn legal_moves(board: &Board) -> MoveList {
+    let mut list = MoveList::new();
+    board.generate_moves(|piece_moves| {
+        for mv in piece_moves {
+            list.push(mv);
+        }
+        false
+    });
+    list
+}
+
+/// Does the side to move have at least one legal move? Stops at the first.
+pub fn has_legal_move(board: &Board) -> bool {
+    board.generate_moves(|_| true)
+}
+
+/// The position after `mv`, which must be legal.
+pub fn make_move(board: &Board, mv: Move) -> Board {
+    let mut child = board.clone();
+    child.play_unchecked(mv);
+    child
+}
+
+/// Parse a FEN. EPD-style positions with only the first four fields get the
+/// move counters `0 1`, so the test suites' positions can be used directly.
+pub fn parse_fen(text: &str) -> Result<Board, String> {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    let full = match fields.len() {
+        4 => format!("{} 0 1", fields.join(" ")),
+        6 => fields.join(" "),
+        n => return Err(format!("a FEN has 6 fields (or 4), this one has {n}")),
+    };
+    Board::from_fen(&full, false).map_err(|e| format!("invalid FEN '{full}': {e:?}"))
+}
+
+/// The FEN of `board`.
+pub fn to_fen(board: &Board) -> String {
+    format!("{board}")
+}
+
+/// Is `mv` a castling move, i.e. the king "capturing" its own rook?
+pub fn is_castling(board: &Board, mv: Move) -> bool {
+    board.piece_on(mv.from) == Some(Piece::King) && board.color_on(mv.to) == board.color_on(mv.from)
+}
+
+/// UCI text of a legal move: castling as the king's two-square step.
+pub fn move_to_uci(board: &Board, mv: Move) -> String {
+    if is_castling(board, mv) {
+        let file = if mv.to.file() > mv.from.file() {
+            File::G
+        } else {
+            File::C
+        };
+        let to = Square::new(file, mv.from.rank());
+        return Move { to, ..mv }.to_string();
+    }
+    mv.to_string()
+}
+
+/// Parse a UCI move and check that it is legal in `board`. Accepts castling
+/// both as `e1g1` (UCI) and as `e1h1` (king takes rook).
+pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, String> {
+    let mut mv: Move = text
+        .parse()
+        .map_err(|_| format!("'{text}' is not a move in UCI notation"))?;
+    let from_is_king = board.piece_on(mv.from) == Some(Piece::King)
+        && board.color_on(mv.from) == Some(board.side_to_move());
+    let two_files = (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2;
+    if from_is_king && two_files && mv.from.rank() == mv.to.rank() {
+        let rook_file = if mv.to.file() > mv.from.file() {
+            File::H
+        } else {
+            File::A
+        };
+        mv.to = Square::new(rook_file, mv.from.rank());
+    }
+    if board.is_legal(mv) {
+        Ok(mv)
+    } else {
+        Err(format!("illegal move '{text}' in {}", to_fen(board)))
+    }
+}
+
+/// Name of a side, for messages.
+pub fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+// ANCHOR_END: stage-01-board
+
+// ANCHOR: stage-03-negamax--key
+/// The key used to detect repetitions (and, later, to index the
+/// transposition table).
+///
+/// cozy-chess's `hash()` includes the en-passant file after every double pawn
+/// push, even when no pawn can capture. By the rules a position repeats when
+/// the same moves are possible, so an en-passant square that cannot be used
+/// must not make two positions differ: we include it only when a capture is
+/// actually legal.
+pub fn position_key(board: &Board) -> u64 {
+    if en_passant_capture_possible(board) {
+        board.hash()
+    } else {
+        board.hash_without_ep()
+    }
+}
+
+fn en_passant_capture_possible(board: &Board) -> bool {
+    let Some(file) = board.en_passant() else {
+        return false;
+    };
+    let us = board.side_to_move();
+    let target = Square::new(file, cozy_chess::Rank::Sixth.relative_to(us));
+    let our_pawns = board.colored_pieces(us, Piece::Pawn);
+    let attackers = cozy_chess::get_pawn_attacks(target, !us) & our_pawns;
+    attackers.into_iter().any(|from| {
+        board.is_legal(Move {
+            from,
+            to: target,
+            promotion: None,
+        })
+    })
+}
+// ANCHOR_END: stage-03-negamax--key
+
+// ANCHOR: stage-05-quiescence--noisy
+/// Captures (en passant included) and promotions: the moves quiescence
+/// search looks at. Castling, encoded as the king capturing its own rook,
+/// is not a capture and is left out.
+pub fn noisy_moves(board: &Board) -> MoveList {
+    let us = board.side_to_move();
+    let enemies = board.colors(!us);
+    let promotion_rank = cozy_chess::Rank::Eighth.relative_to(us).bitboard();
+    let en_passant = board
+        .en_passant()
+        .map(|file| Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard());
+    let mut list = MoveList::new();
+    board.generate_moves(|mut piece_moves| {
+        let mut targets = enemies;
+        if piece_moves.piece == Piece::Pawn {
+            targets |= promotion_rank | en_passant.unwrap_or_default();
+        }
+        piece_moves.to &= targets;
+        for mv in piece_moves {
+            list.push(mv);
+        }
+        false
+    });
+    list
+}
+// ANCHOR_END: stage-05-quiescence--noisy

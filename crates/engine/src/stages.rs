@@ -1,0 +1,137 @@
+// ANCHOR: stage-01-board
+//! The stage manifests in `stages/`, embedded at build time.
+//!
+//! `stages/NN-slug.toml` is the single source of truth for a stage: its tag,
+//! chapter, the techniques it adds, its bench depth and the node counts the
+//! bench recorded. Embedding them means one binary can run any stage
+//! (`cb2026 bench --stage 4`, `setoption name Stage value 4`).
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::techniques::Techniques;
+
+/// One stage manifest.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Manifest {
+    pub id: u32,
+    pub slug: String,
+    pub tag: String,
+    pub title: String,
+    /// Chapter file, relative to `book/src/`.
+    pub chapter: String,
+    /// Field names (see `techniques.rs`) of the techniques this stage adds.
+    #[serde(default)]
+    pub techniques: Vec<String>,
+    pub bench: BenchRecord,
+}
+
+/// Bench settings and the node counts recorded by `cb2026 stages --record`.
+#[derive(Clone, Debug, Deserialize)]
+pub struct BenchRecord {
+    /// Depth the bench searches at this stage (perft depth for stages
+    /// without a search).
+    pub depth: u32,
+    /// Recorded total nodes over the bench positions.
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Recorded nodes per bench position, in `bench.epd` order.
+    #[serde(default)]
+    pub positions: Vec<u64>,
+    /// Recorded comparison with the previous stage at a common depth.
+    #[serde(default)]
+    pub vs_previous: Option<Comparison>,
+}
+
+/// Total bench nodes of the previous stage (`before`) and this one
+/// (`after`), both at `depth`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+pub struct Comparison {
+    pub depth: u32,
+    pub before: u64,
+    pub after: u64,
+}
+
+/// The manifests' text, one entry per stage.
+const MANIFEST_SOURCES: &[&str] = &[
+    // ANCHOR: stage-01-board--manifest
+    include_str!("../../../stages/01-board.toml"),
+    // ANCHOR_END: stage-01-board--manifest
+    // ANCHOR: stage-02-eval--manifest
+    include_str!("../../../stages/02-eval.toml"),
+    // ANCHOR_END: stage-02-eval--manifest
+    // ANCHOR: stage-03-negamax--manifest
+    include_str!("../../../stages/03-negamax.toml"),
+    // ANCHOR_END: stage-03-negamax--manifest
+    // ANCHOR: stage-04-alphabeta--manifest
+    include_str!("../../../stages/04-alphabeta.toml"),
+    // ANCHOR_END: stage-04-alphabeta--manifest
+    // ANCHOR: stage-05-quiescence--manifest
+    include_str!("../../../stages/05-quiescence.toml"),
+    // ANCHOR_END: stage-05-quiescence--manifest
+    // ANCHOR: stage-06-iterative--manifest
+    include_str!("../../../stages/06-iterative.toml"),
+    // ANCHOR_END: stage-06-iterative--manifest
+];
+
+/// The bench positions, one FEN per line (see `stages/README.md`).
+pub const BENCH_EPD: &str = include_str!("../../../stages/bench.epd");
+
+/// Parse a manifest and check that every technique it names exists.
+pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
+    let manifest: Manifest = toml::from_str(text).map_err(|e| e.to_string())?;
+    for name in &manifest.techniques {
+        Techniques::default()
+            .get(name)
+            .ok_or_else(|| format!("stage {}: unknown technique '{name}'", manifest.id))?;
+    }
+    Ok(manifest)
+}
+
+/// All stages, in order. The embedded manifests are checked by the tests,
+/// so a broken one fails `cargo test` rather than a user's command.
+pub fn manifests() -> &'static [Manifest] {
+    static MANIFESTS: OnceLock<Vec<Manifest>> = OnceLock::new();
+    MANIFESTS.get_or_init(|| {
+        MANIFEST_SOURCES
+            .iter()
+            .map(|text| parse_manifest(text).expect("embedded stage manifest is valid"))
+            .collect()
+    })
+}
+
+/// The newest stage: what the engine plays by default.
+pub fn latest_stage() -> u32 {
+    manifests().last().map_or(1, |m| m.id)
+}
+
+/// The manifest of stage `id`.
+pub fn manifest(id: u32) -> Result<&'static Manifest, String> {
+    manifests()
+        .iter()
+        .find(|m| m.id == id)
+        .ok_or_else(|| format!("no stage {id}: stages run from 1 to {}", latest_stage()))
+}
+
+/// The techniques of stage `id`: everything stages 1..=id switched on.
+pub fn preset(id: u32) -> Result<Techniques, String> {
+    manifest(id)?;
+    let mut techniques = Techniques::default();
+    for m in manifests().iter().filter(|m| m.id <= id) {
+        for name in &m.techniques {
+            techniques.set(name, true)?;
+        }
+    }
+    Ok(techniques)
+}
+
+/// The bench positions as FEN strings.
+pub fn bench_fens() -> Vec<&'static str> {
+    BENCH_EPD
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect()
+}
+// ANCHOR_END: stage-01-board

@@ -1,0 +1,152 @@
+// ANCHOR: stage-01-board
+//! What the search may use, and the numbers it uses.
+//!
+//! Every technique the book introduces is a field of [`Techniques`], so it
+//! can be switched off (`set alphabeta off` in the console, a check option
+//! in a UCI GUI) to see what it does. Its numbers live in [`Params`], one
+//! spin option each, so a tuner can reach them. A stage's preset is the set
+//! of techniques stages 1..N enabled (see `stages.rs`).
+
+/// Switches for the search techniques, one per chapter that adds one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Techniques {
+    // ANCHOR: stage-03-negamax--techniques
+    /// Search at all. Off, the engine plays its first legal move (stages 1–2).
+    pub negamax: bool,
+    // ANCHOR_END: stage-03-negamax--techniques
+    // ANCHOR: stage-04-alphabeta--techniques
+    /// Cut off when a move is already too good for the opponent to allow.
+    pub alpha_beta: bool,
+    // ANCHOR_END: stage-04-alphabeta--techniques
+    // ANCHOR: stage-05-quiescence--techniques
+    /// Search captures past the horizon until the position is quiet.
+    pub quiescence: bool,
+    // ANCHOR_END: stage-05-quiescence--techniques
+    // ANCHOR: stage-06-iterative--techniques
+    /// Search depth 1, 2, 3, ... and search the previous PV first.
+    pub iterative_deepening: bool,
+    // ANCHOR_END: stage-06-iterative--techniques
+}
+
+/// A technique as the outside world sees it: a console name, a UCI option
+/// name, and where its switch lives.
+pub struct Technique {
+    /// Field name, as used in the stage manifests.
+    pub field: &'static str,
+    /// Console name: `set <name> on|off`.
+    pub name: &'static str,
+    /// UCI check option name.
+    pub uci: &'static str,
+    pub switch: fn(&mut Techniques) -> &mut bool,
+}
+
+/// Every technique, in the order the book introduces them.
+pub const TECHNIQUES: &[Technique] = &[
+    // ANCHOR: stage-03-negamax--technique-list
+    Technique {
+        field: "negamax",
+        name: "negamax",
+        uci: "Negamax",
+        switch: |t| &mut t.negamax,
+    },
+    // ANCHOR_END: stage-03-negamax--technique-list
+    // ANCHOR: stage-04-alphabeta--technique-list
+    Technique {
+        field: "alpha_beta",
+        name: "alphabeta",
+        uci: "AlphaBeta",
+        switch: |t| &mut t.alpha_beta,
+    },
+    // ANCHOR_END: stage-04-alphabeta--technique-list
+    // ANCHOR: stage-05-quiescence--technique-list
+    Technique {
+        field: "quiescence",
+        name: "quiescence",
+        uci: "Quiescence",
+        switch: |t| &mut t.quiescence,
+    },
+    // ANCHOR_END: stage-05-quiescence--technique-list
+    // ANCHOR: stage-06-iterative--technique-list
+    Technique {
+        field: "iterative_deepening",
+        name: "iterative",
+        uci: "IterativeDeepening",
+        switch: |t| &mut t.iterative_deepening,
+    },
+    // ANCHOR_END: stage-06-iterative--technique-list
+];
+
+/// Find a technique by console name, UCI name or field name (any case).
+pub fn find_technique(name: &str) -> Option<&'static Technique> {
+    TECHNIQUES.iter().find(|t| {
+        t.name.eq_ignore_ascii_case(name)
+            || t.uci.eq_ignore_ascii_case(name)
+            || t.field.eq_ignore_ascii_case(name)
+    })
+}
+
+impl Techniques {
+    /// Is the named technique on? `None` for an unknown name.
+    pub fn get(&self, name: &str) -> Option<bool> {
+        let technique = find_technique(name)?;
+        let mut copy = *self;
+        Some(*(technique.switch)(&mut copy))
+    }
+
+    /// Switch the named technique on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+        let technique =
+            find_technique(name).ok_or_else(|| format!("unknown technique '{name}'"))?;
+        *(technique.switch)(self) = on;
+        Ok(())
+    }
+}
+
+/// The search's tunable numbers. Each later stage that needs a number adds a
+/// field here, its default below, and an entry in [`PARAMS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {}
+
+// Not derived: the parameters later stages add have non-zero defaults.
+#[allow(clippy::derivable_impls)]
+impl Default for Params {
+    fn default() -> Self {
+        Params {}
+    }
+}
+
+/// A parameter as a UCI spin option.
+pub struct Param {
+    pub name: &'static str,
+    pub uci: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub value: fn(&mut Params) -> &mut i32,
+}
+
+/// Every tunable parameter (none before the pruning stages).
+pub const PARAMS: &[Param] = &[];
+
+/// Find a parameter by console or UCI name (any case).
+pub fn find_param(name: &str) -> Option<&'static Param> {
+    PARAMS
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(name) || p.uci.eq_ignore_ascii_case(name))
+}
+
+impl Params {
+    /// Set the named parameter, checking its range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let param = find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
+        if value < param.min || value > param.max {
+            return Err(format!(
+                "{} must be between {} and {}, got {value}",
+                param.uci, param.min, param.max
+            ));
+        }
+        *(param.value)(self) = value;
+        Ok(())
+    }
+}
+// ANCHOR_END: stage-01-board
