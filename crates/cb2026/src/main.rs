@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use engine::bench::{BenchRun, run_bench};
-use engine::board::{parse_fen, to_fen};
+use engine::board::parse_fen;
 use engine::perft::{divide, parse_suite, perft, run_suite};
 use engine::stages::{bench_fens, latest_stage, manifest, preset};
 use engine::techniques::Params;
@@ -46,11 +46,6 @@ enum Command {
         #[arg(long, default_value_t = u64::MAX)]
         max_nodes: u64,
     },
-    /// Print the static evaluation, term by term.
-    Eval {
-        #[arg(long)]
-        fen: Option<String>,
-    },
     /// Search the bench positions at a fixed depth; the last line is
     /// `N nodes M nps` (OpenBench reads it).
     Bench {
@@ -75,6 +70,13 @@ enum Command {
         check: bool,
     },
     // ANCHOR_END: stage-01-board
+    // ANCHOR: stage-02-eval--cli-command
+    /// Print the static evaluation, term by term.
+    Eval {
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    // ANCHOR_END: stage-02-eval--cli-command
     // ANCHOR: stage-03-negamax--cli
     /// Search one position and print the result (and counters with --stats).
     Search {
@@ -111,7 +113,6 @@ fn main() -> ExitCode {
             Some(path) => perft_suite(&path, max_nodes),
             None => perft_command(depth, fen.as_deref(), divide),
         },
-        Some(Command::Eval { fen }) => eval_command(fen.as_deref()),
         Some(Command::Bench {
             stage,
             depth,
@@ -122,6 +123,9 @@ fn main() -> ExitCode {
         },
         Some(Command::Stages { record, check }) => stages_table::stages(record, check),
         // ANCHOR_END: stage-01-board--main
+        // ANCHOR: stage-02-eval--main
+        Some(Command::Eval { fen }) => eval_command(fen.as_deref()),
+        // ANCHOR_END: stage-02-eval--main
         // ANCHOR: stage-03-negamax--main
         Some(Command::Search {
             fen,
@@ -212,7 +216,7 @@ fn print_bench(stage: u32, run: &BenchRun) {
 // ANCHOR: stage-02-eval--cli
 fn eval_command(fen: Option<&str>) -> Result<(), String> {
     let board = board_from(fen)?;
-    println!("{}", to_fen(&board));
+    println!("{}", engine::board::to_fen(&board));
     print!("{}", engine::uci::format_breakdown(&board));
     Ok(())
 }

@@ -93,7 +93,7 @@ fn bench_position(
     }
     // ANCHOR_END: stage-03-negamax--bench
     // ANCHOR: stage-01-board--bench-end
-    let _ = params;
+    let _ = (techniques, params);
     perft(board, depth)
 }
 
