@@ -1,0 +1,365 @@
+//! The `arena` command line. See `arena --help` and the crate README.
+
+use arena::book;
+use arena::game::{GameSettings, Limits, Termination};
+use arena::runner::{FinishedGame, MatchConfig, MatchState, PgnContext, run_match};
+use arena::stats::{Pentanomial, Sprt};
+use arena::summary::{Summary, progress_line, statistics_text};
+use arena::uci_engine::EngineConfig;
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(
+    name = "arena",
+    version,
+    about = "Plays UCI chess engines against each other and measures the Elo difference"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play a match of game pairs between two engines.
+    Match(MatchArgs),
+    /// Print Elo, nElo and the SPRT verdict for given pentanomial counts.
+    Stats(StatsArgs),
+    /// Run a UCI engine that plays random legal moves (a test opponent).
+    Mover,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("limit").required(true).args(["tc", "nodes", "depth"])))]
+#[command(
+    after_help = "Example:\n  arena match \\\n    --engine cmd=target/release/cb2026,name=stage5,option.Stage=5 \\\n    --engine cmd=target/release/cb2026,name=stage6,option.Stage=6 \\\n    --tc 1+0.01 --book crates/arena/books/noob_3moves_sample.epd \\\n    --games 200 --concurrency 2 --seed 1 --pgn out.pgn --json out.json \\\n    --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05"
+)]
+struct MatchArgs {
+    /// An engine: cmd=PROGRAM[,name=NAME][,arg=ARG]...[,option.NAME=VALUE]...
+    /// Give it exactly twice; results are reported for the first. The same
+    /// program may appear twice with different options.
+    #[arg(long = "engine", value_name = "SPEC", required = true, value_parser = EngineConfig::parse)]
+    engines: Vec<EngineConfig>,
+    /// Time control BASE[+INC] in seconds, e.g. 10+0.1.
+    #[arg(long, value_name = "BASE+INC", value_parser = Limits::parse_tc)]
+    tc: Option<Limits>,
+    /// Fixed nodes per move (`go nodes N`) instead of a clock.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Fixed depth per move (`go depth N`) instead of a clock.
+    #[arg(long, value_name = "N")]
+    depth: Option<u32>,
+    /// Opening book: one FEN or EPD position per line. Without it every
+    /// game starts from the standard position.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Games to play (an even number: each opening is played twice, colours
+    /// reversed). With --sprt, the most games to play.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    games: u32,
+    /// Games played at the same time (one pair of engine processes each).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    concurrency: usize,
+    /// Seed for the order of the book's openings.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    seed: u64,
+    /// Write all games to this PGN file (as they finish).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<PathBuf>,
+    /// Write the final summary as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Stop early by an SPRT on normalized Elo: elo0=X,elo1=Y[,alpha=A][,beta=B]
+    /// (alpha and beta default to 0.05).
+    #[arg(long, value_name = "SPEC", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Milliseconds an engine may overstep its clock before it loses on time.
+    /// It covers pipe and scheduling delays on a busy machine.
+    #[arg(long = "timemargin", value_name = "MS", default_value_t = 100)]
+    time_margin: u64,
+    /// Seconds to wait for the handshake, `readyok`, and each move of a
+    /// --nodes or --depth game before the engine is declared hung.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
+    timeout: f64,
+    /// The PGN Event tag.
+    #[arg(long, default_value = "cb2026 arena")]
+    event: String,
+    /// Live progress on stderr: a bar, plain lines (every few seconds), or
+    /// none. `auto` is a bar on a terminal and lines otherwise.
+    #[arg(long, value_enum, default_value_t = ProgressMode::Auto)]
+    progress: ProgressMode,
+}
+
+#[derive(Args)]
+struct StatsArgs {
+    /// Pair counts LL,LD,DD,DW,WW: pairs scoring 0, 1/2, 1, 3/2, 2 points.
+    #[arg(long, value_name = "COUNTS", value_parser = parse_penta)]
+    penta: Pentanomial,
+    /// SPRT to evaluate: elo0=X,elo1=Y[,alpha=A][,beta=B].
+    #[arg(long, value_name = "SPEC", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProgressMode {
+    Auto,
+    Bar,
+    Lines,
+    None,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Match(args) => run_match_command(args),
+        Command::Stats(args) => {
+            let test = args.sprt.as_ref().map(|sprt| {
+                let llr = sprt.llr(&args.penta);
+                (sprt, llr, sprt.verdict(llr))
+            });
+            print!("{}", statistics_text(&args.penta, test));
+            Ok(())
+        }
+        Command::Mover => arena::mover::run(std::io::stdin().lock(), std::io::stdout().lock())
+            .map_err(|e| e.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("arena: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `elo0=X,elo1=Y[,alpha=A][,beta=B]`.
+fn parse_sprt(spec: &str) -> Result<Sprt, String> {
+    let (mut elo0, mut elo1, mut alpha, mut beta) = (None, None, 0.05, 0.05);
+    for part in spec.split(',') {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| format!("expected key=value, got {part:?}"))?;
+        let number: f64 = value
+            .parse()
+            .map_err(|_| format!("{key}: not a number: {value:?}"))?;
+        match key {
+            "elo0" => elo0 = Some(number),
+            "elo1" => elo1 = Some(number),
+            "alpha" => alpha = number,
+            "beta" => beta = number,
+            _ => {
+                return Err(format!(
+                    "unknown SPRT key {key:?} (use elo0, elo1, alpha, beta)"
+                ));
+            }
+        }
+    }
+    match (elo0, elo1) {
+        (Some(elo0), Some(elo1)) => Sprt::new(elo0, elo1, alpha, beta),
+        _ => Err("the SPRT needs elo0 and elo1".to_string()),
+    }
+}
+
+/// Five comma-separated counts.
+fn parse_penta(text: &str) -> Result<Pentanomial, String> {
+    let counts: Vec<u64> = text
+        .split(',')
+        .map(|c| c.trim().parse().map_err(|_| format!("not a count: {c:?}")))
+        .collect::<Result<_, _>>()?;
+    let counts: [u64; 5] = counts
+        .try_into()
+        .map_err(|_| "expected five counts".to_string())?;
+    Ok(Pentanomial { counts })
+}
+
+fn run_match_command(args: MatchArgs) -> Result<(), String> {
+    let config = match_config(&args)?;
+    let names = config.engines.clone().map(|e| e.name);
+    let context = PgnContext {
+        event: args.event.clone(),
+        site: "?".to_string(),
+        date: arena::pgn::today(),
+        names: names.clone(),
+        time_control: config.settings.limits.pgn_time_control(),
+    };
+    let mut pgn_file = match &args.pgn {
+        Some(path) => Some(
+            std::fs::File::create(path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let mut progress = Progress::new(args.progress, config.games);
+    let state = run_match(&config, |game, state| {
+        if let Some(file) = pgn_file.as_mut() {
+            // Written and flushed game by game, so an interrupted match
+            // still leaves every finished game on disk.
+            file.write_all(game.pgn(&context).as_bytes())
+                .and_then(|()| file.flush())
+                .map_err(|e| format!("cannot write the PGN file: {e}"))?;
+        }
+        progress.update(game, state, config.sprt.as_ref(), &names);
+        Ok(())
+    })?;
+    progress.finish();
+    let summary = Summary {
+        engines: names,
+        command: command_line(),
+        limits: config.settings.limits.describe(),
+        book: args.book.as_ref().map(|p| p.display().to_string()),
+        seed: args.seed,
+        sprt: config.sprt,
+        state,
+    };
+    print!("{}", summary.text());
+    if let Some(path) = &args.json {
+        std::fs::write(path, summary.json())
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Turns the parsed arguments into a match configuration.
+fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
+    let engines: [EngineConfig; 2] = args
+        .engines
+        .clone()
+        .try_into()
+        .map_err(|_| format!("give --engine exactly twice (got {})", args.engines.len()))?;
+    // clap's argument group guarantees exactly one of the three.
+    let limits = match (args.tc, args.nodes, args.depth) {
+        (Some(clock), _, _) => clock,
+        (None, Some(nodes), _) => Limits::Nodes(nodes),
+        (None, None, Some(depth)) => Limits::Depth(depth),
+        (None, None, None) => return Err("give one of --tc, --nodes or --depth".to_string()),
+    };
+    let timeout = Duration::try_from_secs_f64(args.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            format!(
+                "--timeout must be a positive number of seconds, got {}",
+                args.timeout
+            )
+        })?;
+    let openings = match &args.book {
+        Some(path) => book::load(path)?,
+        None => vec![book::start_position()],
+    };
+    Ok(MatchConfig {
+        engines,
+        settings: GameSettings {
+            limits,
+            time_margin: Duration::from_millis(args.time_margin),
+            ready_timeout: timeout,
+            move_timeout: timeout,
+        },
+        openings: book::schedule(openings, args.seed),
+        games: args.games,
+        concurrency: args.concurrency,
+        sprt: args.sprt,
+    })
+}
+
+/// The command line as typed (quoted where a shell would need it), for the
+/// record in the JSON summary.
+fn command_line() -> String {
+    let quote = |arg: String| {
+        let plain = !arg.is_empty()
+            && arg
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_=.,/+:@%".contains(c));
+        if plain {
+            arg
+        } else {
+            format!("'{}'", arg.replace('\'', "'\\''"))
+        }
+    };
+    std::env::args().map(quote).collect::<Vec<_>>().join(" ")
+}
+
+/// Live progress on stderr.
+enum Progress {
+    Bar(ProgressBar),
+    Lines { total: u32, last: Option<Instant> },
+    Silent,
+}
+
+/// Plain progress lines come at most this often.
+const LINE_INTERVAL: Duration = Duration::from_secs(5);
+
+impl Progress {
+    fn new(mode: ProgressMode, total: u32) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        match mode {
+            ProgressMode::Bar => Self::bar(total),
+            ProgressMode::Auto if terminal => Self::bar(total),
+            ProgressMode::Auto | ProgressMode::Lines => Self::Lines { total, last: None },
+            ProgressMode::None => Self::Silent,
+        }
+    }
+
+    fn bar(total: u32) -> Self {
+        let bar = ProgressBar::new(u64::from(total));
+        let template = "{elapsed_precise} [{bar:30}] {pos}/{len} games | {msg}";
+        if let Ok(style) = ProgressStyle::with_template(template) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        Self::Bar(bar)
+    }
+
+    fn update(
+        &mut self,
+        game: &FinishedGame,
+        state: &MatchState,
+        sprt: Option<&Sprt>,
+        names: &[String; 2],
+    ) {
+        let line = progress_line(state, sprt);
+        let failure = failure_note(game, names);
+        match self {
+            Progress::Bar(bar) => {
+                if let Some(note) = failure {
+                    bar.println(note);
+                }
+                bar.set_position(state.games);
+                bar.set_message(line);
+            }
+            Progress::Lines { total, last } => {
+                if let Some(note) = failure {
+                    eprintln!("{note}");
+                }
+                let due = last.is_none_or(|t| t.elapsed() >= LINE_INTERVAL);
+                if due || state.games == u64::from(*total) || state.decided() {
+                    eprintln!("[{}/{}] {line}", state.games, total);
+                    *last = Some(Instant::now());
+                }
+            }
+            Progress::Silent => {}
+        }
+    }
+
+    fn finish(&self) {
+        if let Progress::Bar(bar) = self {
+            bar.finish();
+        }
+    }
+}
+
+/// `Game 12: stage6 (Black makes an illegal move: a1a1)` for failures.
+fn failure_note(game: &FinishedGame, names: &[String; 2]) -> Option<String> {
+    match &game.record.termination {
+        Termination::Failure { loser, .. } => Some(format!(
+            "Game {}: {} loses ({})",
+            game.round,
+            names[game.engine_of(*loser)],
+            game.record.termination.describe()
+        )),
+        Termination::Rules(_) => None,
+    }
+}

@@ -1,0 +1,115 @@
+//! A short match of the real engine against itself: stage 5 against stage 6.
+//!
+//! The engine binary is `$CB2026_BIN` if set; otherwise this test builds
+//! it with `cargo build -p cb2026` (a no-op when it is up to date) and
+//! takes the path cargo reports.
+
+mod common;
+
+use common::pgn_check::check_pgn;
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Path of the cb2026 binary to test.
+fn engine_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("CB2026_BIN") {
+        return PathBuf::from(path);
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["build", "-p", "cb2026", "--message-format=json"])
+        .current_dir(&workspace)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "cargo build -p cb2026 failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Each artifact is one JSON line; the binary's line carries its path as
+    // "executable":"...". Paths here contain no escaped characters.
+    let messages = String::from_utf8_lossy(&output.stdout);
+    let path = messages
+        .lines()
+        .filter(|line| line.contains("\"name\":\"cb2026\""))
+        .find_map(|line| {
+            let start = line.find("\"executable\":\"")? + "\"executable\":\"".len();
+            let end = start + line[start..].find('"')?;
+            Some(line[start..end].to_string())
+        })
+        .expect("cargo reports the cb2026 executable");
+    PathBuf::from(path)
+}
+
+#[test]
+fn stage5_against_stage6_gives_valid_pgn_and_summary() {
+    let engine = engine_binary();
+    assert!(engine.exists(), "{} does not exist", engine.display());
+    let dir = TempDir::new("smoke");
+    let (pgn, json) = (dir.file("smoke.pgn"), dir.file("smoke.json"));
+    let spec = |stage: u32| {
+        format!(
+            "cmd={},name=stage{stage},option.Stage={stage}",
+            engine.display()
+        )
+    };
+    let book = format!(
+        "{}/books/noob_3moves_sample.epd",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let output = Command::new(arena_bin())
+        .args([
+            "match",
+            "--engine",
+            &spec(5),
+            "--engine",
+            &spec(6),
+            "--depth",
+            "2",
+        ])
+        .args([
+            "--book",
+            &book,
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--progress",
+            "none",
+        ])
+        .args(["--sprt", "elo0=0,elo1=10"])
+        .arg("--pgn")
+        .arg(&pgn)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .expect("arena runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("Games     4 for stage5"), "{stdout}");
+
+    let games = check_pgn(&std::fs::read_to_string(&pgn).expect("PGN written"));
+    assert_eq!(games.len(), 4);
+    for game in &games {
+        assert!(
+            game.header("FEN").is_some(),
+            "book openings are written as FEN"
+        );
+        assert!(!game.moves.is_empty(), "the engines played");
+    }
+    let summary = std::fs::read_to_string(&json).expect("JSON written");
+    assert!(summary.contains("\"games\": 4"), "{summary}");
+    // A correct engine never loses by a failure.
+    for field in ["time_forfeits", "illegal_moves", "crashes", "no_answers"] {
+        assert!(
+            summary.contains(&format!("\"{field}\": [0, 0]")),
+            "{field}: {summary}"
+        );
+    }
+}
