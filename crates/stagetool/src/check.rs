@@ -1,0 +1,603 @@
+//! `stagetool check`: every snapshot builds, passes its own tests, and its
+//! bench prints the node count that main prints for `bench --stage N`.
+
+use crate::book::check_includes;
+use crate::git::Git;
+use crate::manifest::{self, Manifest};
+use crate::snapshot::{self, Origin};
+use crate::tree::Tree;
+use crate::{Error, Result, fail_on_errors, nn};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+/// Set in the environment of everything `check` runs; a nested
+/// `stagetool check` (e.g. from a snapshot's `scripts/test`) then skips.
+pub const NESTED_ENV: &str = "CB2026_STAGES_CHECK";
+
+/// Where the main tree comes from.
+#[derive(Debug, Clone)]
+pub enum Source {
+    Commit(String),
+    Worktree,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Stage ids to check (empty: all).
+    pub stages: Vec<u32>,
+    /// `cargo check --workspace --all-targets` + `cargo fmt --check` for
+    /// all, full check for the newest two of the selection.
+    pub fast: bool,
+    pub source: Source,
+    /// Keep the snapshot directories afterwards.
+    pub keep: bool,
+}
+
+/// The outcome of one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    NotRun,
+    Ok(String),
+    Skip(String),
+    Fail(String),
+}
+
+impl Step {
+    fn cell(&self) -> String {
+        match self {
+            Step::NotRun => "-".into(),
+            Step::Ok(s) if s.is_empty() => "ok".into(),
+            Step::Ok(s) => s.clone(),
+            Step::Skip(s) => format!("skip ({s})"),
+            Step::Fail(s) if s.is_empty() => "FAIL".into(),
+            Step::Fail(s) => format!("FAIL {s}"),
+        }
+    }
+
+    fn failed(&self) -> bool {
+        matches!(self, Step::Fail(_))
+    }
+}
+
+/// The last line of a bench run: `N nodes M nps` -> N.
+pub fn parse_bench(stdout: &str) -> Option<u64> {
+    let last = stdout.lines().rev().find(|l| !l.trim().is_empty())?;
+    let parts: Vec<&str> = last.split_whitespace().collect();
+    match parts.as_slice() {
+        [n, "nodes", m, "nps"] if m.parse::<u64>().is_ok() => n.parse().ok(),
+        _ => None,
+    }
+}
+
+struct Runner {
+    target_dir: PathBuf,
+    logs: PathBuf,
+}
+
+struct Outcome {
+    ok: bool,
+    stdout: String,
+    log: PathBuf,
+}
+
+impl Runner {
+    /// Runs a command in `dir` with the shared target dir; the combined
+    /// output goes to a log file.
+    fn run(&self, dir: &Path, log_name: &str, program: &str, args: &[&str]) -> Result<Outcome> {
+        let log = self.logs.join(format!("{log_name}.log"));
+        let started = Instant::now();
+        eprintln!("  $ {program} {}", args.join(" "));
+        let out = Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .env(NESTED_ENV, "1")
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| Error(format!("cannot run {program}: {e}")))?;
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        std::fs::write(
+            &log,
+            format!(
+                "$ (cd {} && {program} {})\n--- stdout\n{stdout}--- stderr\n{stderr}--- {} in {:.1}s\n",
+                dir.display(),
+                args.join(" "),
+                out.status,
+                started.elapsed().as_secs_f64()
+            ),
+        )?;
+        if !out.status.success() {
+            let tail: Vec<&str> = stderr.lines().chain(stdout.lines()).collect();
+            let start = tail.len().saturating_sub(15);
+            eprintln!("  FAILED ({}), log: {}", out.status, log.display());
+            for l in &tail[start..] {
+                eprintln!("  | {l}");
+            }
+        }
+        Ok(Outcome {
+            ok: out.status.success(),
+            stdout,
+            log,
+        })
+    }
+}
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+fn have(program: &str) -> bool {
+    Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// A stable directory for the snapshots of this repository, outside it.
+fn snapshots_base(repo: &Path) -> PathBuf {
+    let canon = repo.canonicalize().unwrap_or_else(|_| repo.to_path_buf());
+    // FNV-1a: a short, stable name per repository path.
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in canon.to_string_lossy().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    std::env::temp_dir().join(format!("cb2026-stages-{:08x}", h as u32))
+}
+
+/// Writes a snapshot tree into a fresh directory and makes it a one-commit
+/// git repository, as a reader's checkout would be.
+fn materialize(snap: &Tree, dir: &Path, target_dir: &Path) -> Result<()> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    snap.write_to(dir)?;
+    snapshot::update_lock(dir)?;
+    let git = Git::new(dir)
+        .with_env("GIT_AUTHOR_NAME", crate::tag::AUTHOR_NAME)
+        .with_env("GIT_AUTHOR_EMAIL", crate::tag::AUTHOR_EMAIL)
+        .with_env("GIT_COMMITTER_NAME", crate::tag::AUTHOR_NAME)
+        .with_env("GIT_COMMITTER_EMAIL", crate::tag::AUTHOR_EMAIL);
+    git.run(&["init", "-q"])?;
+    std::fs::write(dir.join(".git/info/exclude"), "/target\n")?;
+    git.run(&["add", "-A"])?;
+    git.run(&[
+        "commit",
+        "-q",
+        "--no-gpg-sign",
+        "--no-verify",
+        "-m",
+        "snapshot",
+    ])?;
+    // `target` -> the shared target directory, so that scripts which use
+    // `target/release/...` find what cargo built there.
+    std::fs::create_dir_all(target_dir)?;
+    std::os::unix::fs::symlink(target_dir, dir.join("target"))?;
+    Ok(())
+}
+
+#[derive(Debug, Clone)]
+struct Row {
+    id: u32,
+    tag: String,
+    full: bool,
+    snapshot: Step,
+    compile: Step,
+    fmt: Step,
+    tests: Step,
+    bench: Step,
+    book: Step,
+}
+
+impl Row {
+    fn failed(&self) -> bool {
+        [
+            &self.snapshot,
+            &self.compile,
+            &self.fmt,
+            &self.tests,
+            &self.bench,
+            &self.book,
+        ]
+        .iter()
+        .any(|s| s.failed())
+    }
+}
+
+/// Runs the check; prints progress and a summary table. Returns whether
+/// every stage passed.
+pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
+    if std::env::var_os(NESTED_ENV).is_some() {
+        eprintln!("stagetool check: skipped inside a stage check ({NESTED_ENV} is set)");
+        return Ok(true);
+    }
+    let (tree, origin) = match &opts.source {
+        Source::Commit(rev) => {
+            let (tree, sha) = Tree::from_commit(repo, rev)?;
+            (
+                tree,
+                Origin {
+                    commit: sha,
+                    worktree: false,
+                },
+            )
+        }
+        Source::Worktree => {
+            let head = Git::new(repo)
+                .commit_sha("HEAD")
+                .unwrap_or_else(|_| "(no commit)".into());
+            (
+                Tree::from_worktree(repo)?,
+                Origin {
+                    commit: head,
+                    worktree: true,
+                },
+            )
+        }
+    };
+    let (manifests, diags) = manifest::load(&tree);
+    fail_on_errors(&diags, "invalid manifests")?;
+    let selected: Vec<&Manifest> = if opts.stages.is_empty() {
+        manifests.iter().collect()
+    } else {
+        let mut sel = Vec::new();
+        for id in &opts.stages {
+            match manifests.iter().find(|m| m.id == *id) {
+                Some(m) => sel.push(m),
+                None => return Err(Error(format!("there is no stage {id}"))),
+            }
+        }
+        sel.sort_by_key(|m| m.id);
+        sel.dedup_by_key(|m| m.id);
+        sel
+    };
+    if selected.is_empty() {
+        return Err(Error("no stages to check".into()));
+    }
+    let full_from = if opts.fast {
+        selected.len().saturating_sub(2)
+    } else {
+        0
+    };
+
+    let target_dir = repo
+        .canonicalize()
+        .unwrap_or_else(|_| repo.to_path_buf())
+        .join("target/stages");
+    let runner = Runner {
+        logs: target_dir.join("logs"),
+        target_dir: target_dir.clone(),
+    };
+    std::fs::create_dir_all(&runner.logs)?;
+    let base = snapshots_base(repo);
+    std::fs::create_dir_all(&base)?;
+    let cargo = cargo();
+    let mdbook = have("mdbook");
+
+    // Main's reference node counts, for the stages that get a full check.
+    let full_ids: Vec<u32> = selected[full_from..].iter().map(|m| m.id).collect();
+    let main = main_dir(repo, &tree, &origin, &base, &target_dir)?;
+    let reference = main_reference(&main, &runner, &cargo, &full_ids)?;
+    eprintln!("== main: formatting reference");
+    let main_fmt = fmt_check(&runner, &main, "main-fmt", &cargo)?;
+
+    let mut rows = Vec::new();
+    for (i, m) in selected.iter().enumerate() {
+        let full = i >= full_from;
+        eprintln!(
+            "== stage {} ({}) : {}",
+            nn(m.id),
+            m.tag,
+            if full { "full check" } else { "cargo check" }
+        );
+        let mut row = Row {
+            id: m.id,
+            tag: m.tag.clone(),
+            full,
+            snapshot: Step::NotRun,
+            compile: Step::NotRun,
+            fmt: Step::NotRun,
+            tests: Step::NotRun,
+            bench: Step::NotRun,
+            book: Step::NotRun,
+        };
+        let dir = base.join(format!("{}-{}", nn(m.id), m.slug));
+        let snap = match snapshot::build(&tree, &manifests, m.id, &origin)
+            .and_then(|s| materialize(&s, &dir, &target_dir).map(|_| s))
+        {
+            Ok(s) => {
+                row.snapshot = Step::Ok(String::new());
+                s
+            }
+            Err(e) => {
+                eprintln!("  {e}");
+                row.snapshot = Step::Fail(String::new());
+                rows.push(row);
+                continue;
+            }
+        };
+        let includes = check_includes(&snap);
+        row.book = if includes.is_empty() {
+            Step::Ok("includes ok".into())
+        } else {
+            for d in &includes {
+                eprintln!("  {d}");
+            }
+            Step::Fail(format!("{} empty/missing includes", includes.len()))
+        };
+        let has_rustfmt = snap.files.keys().any(|p| p.ends_with(".rs"));
+        let log = |step: &str| format!("{}-{step}", m.tag);
+        let ok_or_fail = |o: Outcome| {
+            if o.ok {
+                Step::Ok(String::new())
+            } else {
+                Step::Fail(String::new())
+            }
+        };
+        if !full {
+            row.compile = ok_or_fail(runner.run(
+                &dir,
+                &log("check"),
+                &cargo,
+                &["check", "--workspace", "--all-targets", "--quiet"],
+            )?);
+            if has_rustfmt {
+                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
+            }
+            rows.push(row);
+            continue;
+        }
+        let build = runner.run(
+            &dir,
+            &log("build"),
+            &cargo,
+            &["build", "--release", "--quiet"],
+        )?;
+        row.compile = ok_or_fail(build);
+        let script = dir.join("scripts/test");
+        if script.is_file() {
+            // The snapshot's own test command (tests, clippy, fmt, book).
+            row.tests = match runner.run(&dir, &log("scripts-test"), "scripts/test", &[])? {
+                o if o.ok => Step::Ok("scripts/test".into()),
+                _ if !main_fmt.0 => Step::Fail("scripts/test (main fails fmt too)".into()),
+                _ => Step::Fail("scripts/test".into()),
+            };
+            row.fmt = Step::Skip("in scripts/test".into());
+        } else {
+            row.tests = ok_or_fail(runner.run(
+                &dir,
+                &log("test"),
+                &cargo,
+                &["test", "--workspace", "--quiet"],
+            )?);
+            if has_rustfmt {
+                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
+            }
+            if dir.join("book/book.toml").is_file() {
+                if mdbook {
+                    let out_dir = target_dir.join("book").join(&m.tag);
+                    let out_dir = out_dir.to_string_lossy().into_owned();
+                    let o = runner.run(
+                        &dir,
+                        &log("mdbook"),
+                        "mdbook",
+                        &["build", "book", "-d", &out_dir],
+                    )?;
+                    if !o.ok {
+                        row.book = Step::Fail("mdbook build".into());
+                    }
+                } else if !row.book.failed() {
+                    row.book = Step::Skip("no mdbook".into());
+                }
+            }
+        }
+        row.bench = if row.compile.failed() {
+            Step::NotRun
+        } else {
+            let o = runner.run(
+                &dir,
+                &log("bench"),
+                &cargo,
+                &["run", "--release", "--quiet", "--", "bench"],
+            )?;
+            let got = if o.ok { parse_bench(&o.stdout) } else { None };
+            match (got, reference.get(&m.id)) {
+                (None, _) => Step::Fail(format!("no `N nodes M nps` line ({})", o.log.display())),
+                (Some(g), Some(Some(want))) if g == *want => Step::Ok(format!("{g} nodes = main")),
+                (Some(g), Some(Some(want))) => Step::Fail(format!("{g} nodes, main: {want}")),
+                (Some(g), _) => Step::Fail(format!("{g} nodes, main: no reference")),
+            }
+        };
+        if let (Some(rec), Step::Ok(_)) = (m.bench_nodes, &row.bench)
+            && let Some(Some(want)) = reference.get(&m.id)
+            && rec != *want
+        {
+            eprintln!(
+                "  warning: {} records [bench].nodes = {rec}, main's bench --stage {} prints {want}",
+                m.path, m.id
+            );
+        }
+        rows.push(row);
+    }
+
+    if !opts.keep {
+        for m in &selected {
+            let _ = std::fs::remove_dir_all(base.join(format!("{}-{}", nn(m.id), m.slug)));
+        }
+        let _ = std::fs::remove_dir_all(base.join("main"));
+        let _ = std::fs::remove_dir(&base);
+    }
+    print_table(&rows);
+    Ok(!rows.iter().any(Row::failed))
+}
+
+/// The directory main is built in: the work tree itself, or main's
+/// committed tree written out next to the snapshots.
+fn main_dir(
+    repo: &Path,
+    tree: &Tree,
+    origin: &Origin,
+    base: &Path,
+    target: &Path,
+) -> Result<PathBuf> {
+    if origin.worktree {
+        return Ok(repo.to_path_buf());
+    }
+    let dir = base.join("main");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)?;
+    }
+    std::fs::create_dir_all(&dir)?;
+    tree.write_to(&dir)?;
+    std::fs::create_dir_all(target)?;
+    std::os::unix::fs::symlink(target, dir.join("target"))?;
+    Ok(dir)
+}
+
+/// Builds main once and runs `bench --stage N` for each id.
+fn main_reference(
+    dir: &Path,
+    runner: &Runner,
+    cargo: &str,
+    ids: &[u32],
+) -> Result<BTreeMap<u32, Option<u64>>> {
+    let mut out = BTreeMap::new();
+    if ids.is_empty() {
+        return Ok(out);
+    }
+    eprintln!("== main: reference bench for stage(s) {ids:?}");
+    let build = runner.run(dir, "main-build", cargo, &["build", "--release", "--quiet"])?;
+    for &id in ids {
+        let n = if build.ok {
+            let stage = id.to_string();
+            let o = runner.run(
+                dir,
+                &format!("main-bench-{}", nn(id)),
+                cargo,
+                &[
+                    "run",
+                    "--release",
+                    "--quiet",
+                    "--",
+                    "bench",
+                    "--stage",
+                    &stage,
+                ],
+            )?;
+            if o.ok { parse_bench(&o.stdout) } else { None }
+        } else {
+            None
+        };
+        out.insert(id, n);
+    }
+    Ok(out)
+}
+
+/// `cargo fmt --all --check` in `dir`: whether it passed, and the files
+/// (relative to `dir`) it would reformat.
+fn fmt_check(
+    runner: &Runner,
+    dir: &Path,
+    log: &str,
+    cargo: &str,
+) -> Result<(bool, BTreeSet<String>)> {
+    let o = runner.run(dir, log, cargo, &["fmt", "--all", "--check"])?;
+    let mut prefixes = vec![format!("{}/", dir.display())];
+    if let Ok(c) = dir.canonicalize() {
+        prefixes.push(format!("{}/", c.display()));
+    }
+    let mut files = BTreeSet::new();
+    for line in o.stdout.lines() {
+        let Some(rest) = line.strip_prefix("Diff in ") else {
+            continue;
+        };
+        let rest = rest.trim_end_matches(':');
+        let path = rest.rsplit_once(':').map(|(p, _)| p).unwrap_or(rest);
+        let rel = prefixes
+            .iter()
+            .find_map(|p| path.strip_prefix(p.as_str()))
+            .unwrap_or(path);
+        files.insert(rel.to_string());
+    }
+    Ok((o.ok, files))
+}
+
+/// The fmt cell of a snapshot, compared with main's result.
+fn fmt_step(snapshot: (bool, BTreeSet<String>), main: &(bool, BTreeSet<String>)) -> Step {
+    if snapshot.0 {
+        return Step::Ok(String::new());
+    }
+    let new: Vec<&String> = snapshot.1.difference(&main.1).collect();
+    if new.is_empty() && !main.0 {
+        return Step::Fail("(as on main)".into());
+    }
+    let mut list: Vec<String> = new.iter().take(3).map(|s| s.to_string()).collect();
+    if new.len() > 3 {
+        list.push("...".into());
+    }
+    Step::Fail(format!("cut: {}", list.join(", ")))
+}
+
+fn print_table(rows: &[Row]) {
+    let header = [
+        "stage", "tag", "mode", "snapshot", "build", "fmt", "tests", "bench", "book", "result",
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            vec![
+                nn(r.id),
+                r.tag.clone(),
+                if r.full { "full" } else { "fast" }.to_string(),
+                r.snapshot.cell(),
+                r.compile.cell(),
+                r.fmt.cell(),
+                r.tests.cell(),
+                r.bench.cell(),
+                r.book.cell(),
+                if r.failed() { "FAIL" } else { "ok" }.to_string(),
+            ]
+        })
+        .collect();
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for row in &cells {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let line = |row: &[String]| {
+        row.iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:<w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+            .trim_end()
+            .to_string()
+    };
+    let header: Vec<String> = header.iter().map(|s| s.to_string()).collect();
+    println!("{}", line(&header));
+    for row in &cells {
+        println!("{}", line(row));
+    }
+    let failed = rows.iter().filter(|r| r.failed()).count();
+    println!("stages: {} passed, {} failed", rows.len() - failed, failed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_line() {
+        assert_eq!(parse_bench("info\n1234 nodes 5678 nps\n"), Some(1234));
+        assert_eq!(parse_bench("1234 nodes 5678 nps\n\n"), Some(1234));
+        assert_eq!(parse_bench("1234 nodes\n"), None);
+        assert_eq!(parse_bench(""), None);
+    }
+}

@@ -1,0 +1,836 @@
+//! Stage markers in one file: parsing, checking and cutting.
+//!
+//! A marker is a line whose trimmed text is a comment opener followed by
+//! `ANCHOR: NAME`, `ANCHOR_END: NAME`, `REPLACED: NAME` or
+//! `REPLACED_END: NAME` (`<!-- ... -->` closes on the same line). Which
+//! openers count depends on the file type (see [`openers_for`]), so that
+//! e.g. a Markdown chapter can show a Rust marker in a code block. In
+//! Markdown, lines inside fenced code blocks are never markers.
+
+use crate::Diag;
+use crate::manifest::is_slug;
+use std::collections::BTreeMap;
+
+/// A comment opener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opener {
+    /// `//`
+    Slash,
+    /// `#`
+    Hash,
+    /// `<!--` ... `-->`
+    Html,
+}
+
+impl Opener {
+    pub fn text(self) -> &'static str {
+        match self {
+            Opener::Slash => "//",
+            Opener::Hash => "#",
+            Opener::Html => "<!--",
+        }
+    }
+}
+
+/// The comment openers that can start a marker in a file, by file type.
+pub fn openers_for(path: &str) -> &'static [Opener] {
+    const SLASH: &[Opener] = &[Opener::Slash];
+    const HASH: &[Opener] = &[Opener::Hash];
+    const HTML: &[Opener] = &[Opener::Html];
+    const ALL: &[Opener] = &[Opener::Slash, Opener::Hash, Opener::Html];
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if name == "Makefile" || name == "makefile" || name.starts_with('.') {
+        return HASH;
+    }
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return HASH; // extension-less scripts (scripts/test, .ci/run)
+    };
+    match ext {
+        "rs" | "c" | "h" | "cc" | "cpp" | "hpp" | "js" | "ts" | "go" | "java" | "kt" | "swift" => {
+            SLASH
+        }
+        "md" | "markdown" | "html" | "htm" | "xml" | "svg" | "hbs" => HTML,
+        "toml" | "sh" | "bash" | "py" | "yml" | "yaml" | "mk" | "cfg" | "ini" | "conf" | "txt"
+        | "epd" | "r" | "pl" | "rb" | "gitignore" | "gitattributes" => HASH,
+        _ => ALL,
+    }
+}
+
+fn is_markdown(path: &str) -> bool {
+    path.ends_with(".md") || path.ends_with(".markdown")
+}
+
+fn is_rust(path: &str) -> bool {
+    path.ends_with(".rs")
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keyword {
+    Anchor,
+    AnchorEnd,
+    Replaced,
+    ReplacedEnd,
+}
+
+impl Keyword {
+    pub fn text(self) -> &'static str {
+        match self {
+            Keyword::Anchor => "ANCHOR",
+            Keyword::AnchorEnd => "ANCHOR_END",
+            Keyword::Replaced => "REPLACED",
+            Keyword::ReplacedEnd => "REPLACED_END",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MarkerLine {
+    pub keyword: Keyword,
+    pub name: String,
+    pub opener: Opener,
+}
+
+/// Parses a marker line, accepting only the given comment openers.
+pub fn parse_marker(line: &str, openers: &[Opener]) -> Option<MarkerLine> {
+    let t = line.trim();
+    for &opener in openers {
+        let Some(rest) = t.strip_prefix(opener.text()) else {
+            continue;
+        };
+        let mut rest = rest.trim_start();
+        if opener == Opener::Html {
+            rest = rest.strip_suffix("-->")?.trim_end();
+        }
+        // Longest keywords first: "ANCHOR_END:" before "ANCHOR:".
+        let keywords = [
+            Keyword::AnchorEnd,
+            Keyword::Anchor,
+            Keyword::ReplacedEnd,
+            Keyword::Replaced,
+        ];
+        for kw in keywords {
+            let Some(after) = rest.strip_prefix(kw.text()) else {
+                continue;
+            };
+            let Some(after) = after.strip_prefix(':') else {
+                continue;
+            };
+            let name = after.trim();
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+            {
+                return None;
+            }
+            return Some(MarkerLine {
+                keyword: kw,
+                name: name.to_string(),
+                opener,
+            });
+        }
+        return None;
+    }
+    None
+}
+
+/// What a marker name means.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Name {
+    /// `stage-NN-slug` or `stage-NN-slug--suffix`; `tag` is `stage-NN-slug`.
+    Stage { num: u32, tag: String },
+    /// `main-only`
+    MainOnly,
+    /// Starts with `stage-` but is not a valid stage name.
+    BadStage,
+    /// Any other anchor: a plain book anchor, left alone.
+    Plain,
+}
+
+pub fn classify(name: &str) -> Name {
+    if name == "main-only" {
+        return Name::MainOnly;
+    }
+    let Some(rest) = name.strip_prefix("stage-") else {
+        return Name::Plain;
+    };
+    let (tag_rest, suffix) = match rest.split_once("--") {
+        Some((a, b)) => (a, Some(b)),
+        None => (rest, None),
+    };
+    let Some((num, slug)) = tag_rest.split_once('-') else {
+        return Name::BadStage;
+    };
+    let suffix_ok = suffix.is_none_or(|s| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    });
+    if num.len() < 2 || !num.bytes().all(|b| b.is_ascii_digit()) || !is_slug(slug) || !suffix_ok {
+        return Name::BadStage;
+    }
+    match num.parse() {
+        Ok(num) => Name::Stage {
+            num,
+            tag: format!("stage-{tag_rest}"),
+        },
+        Err(_) => Name::BadStage,
+    }
+}
+
+/// The role of a line in its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    Content,
+    /// `ANCHOR`/`ANCHOR_END` of a stage block: kept while the block is.
+    StageMarker,
+    /// `ANCHOR`/`ANCHOR_END` of a plain anchor: ordinary content.
+    PlainMarker,
+    /// Marker of a `main-only` block: dropped from every snapshot.
+    MainOnlyMarker,
+    /// `REPLACED`/`REPLACED_END`: dropped from every snapshot.
+    ReplacedMarker,
+    /// Commented-out code of a REPLACED block, uncommented where visible.
+    ReplacedContent(Opener),
+}
+
+/// One line of a parsed file.
+#[derive(Debug, Clone)]
+pub struct Line<'a> {
+    /// The text without its line terminator.
+    pub text: &'a str,
+    /// The terminator (`"\n"`, `"\r\n"` or `""` on a last line without one).
+    pub eol: &'a str,
+    pub role: Role,
+    /// Highest stage number of the enclosing stage blocks (0 if none): the
+    /// line is absent from snapshots before `lo`.
+    pub lo: u32,
+    /// Lowest stage number of an enclosing REPLACED block (`u32::MAX` if
+    /// none): the line is absent from snapshots from `hi` on.
+    pub hi: u32,
+    /// Inside a `main-only` block.
+    pub main_only: bool,
+}
+
+impl Line<'_> {
+    /// Whether the line is in the snapshot of stage `n`.
+    pub fn visible(&self, n: u32) -> bool {
+        match self.role {
+            Role::MainOnlyMarker | Role::ReplacedMarker => false,
+            _ => !self.main_only && self.lo <= n && n < self.hi,
+        }
+    }
+
+    /// The first snapshot (>= 1) that contains this line, if any.
+    pub fn first_visible(&self) -> Option<u32> {
+        let first = self.lo.max(1);
+        (self.visible(first)).then_some(first)
+    }
+
+    /// The line as it appears where visible (REPLACED code uncommented).
+    pub fn code(&self) -> String {
+        match self.role {
+            Role::ReplacedContent(op) => {
+                uncomment(self.text, op).unwrap_or_else(|| self.text.to_string())
+            }
+            _ => self.text.to_string(),
+        }
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.text.trim().is_empty()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlockKind {
+    Stage,
+    MainOnly,
+    Replaced,
+}
+
+/// A marker block of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    pub kind: BlockKind,
+    pub name: String,
+    /// `stage-NN-slug` for stage and REPLACED blocks, empty otherwise.
+    pub tag: String,
+    /// Stage number (0 for main-only).
+    pub num: u32,
+    /// 0-based line index of the opening marker.
+    pub start: usize,
+    /// 0-based line index of the closing marker, if any.
+    pub end: Option<usize>,
+}
+
+/// A parsed file.
+#[derive(Debug, Clone)]
+pub struct Parsed<'a> {
+    pub path: String,
+    pub lines: Vec<Line<'a>>,
+    pub blocks: Vec<Block>,
+    /// Structural problems (all errors): unbalanced, mismatched, crossing
+    /// or misplaced markers, uncommented REPLACED lines, bad names.
+    pub diags: Vec<Diag>,
+    /// Lines that look like markers but are not recognized (warnings).
+    pub near_misses: Vec<Diag>,
+}
+
+impl Parsed<'_> {
+    /// Whether the file contains any stage, main-only or REPLACED marker.
+    pub fn has_blocks(&self) -> bool {
+        !self.blocks.is_empty()
+    }
+}
+
+/// Removes the comment opener (and one space after it) from a line of a
+/// REPLACED block, keeping the indentation before the opener. Blank lines
+/// stay blank. `None` if the line is not commented out.
+pub fn uncomment(line: &str, opener: Opener) -> Option<String> {
+    let body = line.trim_start();
+    if body.is_empty() {
+        return Some(String::new());
+    }
+    let indent = &line[..line.len() - body.len()];
+    let rest = match opener {
+        Opener::Slash | Opener::Hash => body.strip_prefix(opener.text())?,
+        Opener::Html => {
+            let inner = body.strip_prefix("<!--")?.trim_end().strip_suffix("-->")?;
+            inner.strip_suffix(' ').unwrap_or(inner)
+        }
+    };
+    let rest = rest.strip_prefix(' ').unwrap_or(rest);
+    if rest.trim().is_empty() {
+        return Some(String::new());
+    }
+    Some(format!("{indent}{rest}"))
+}
+
+fn split_lines(text: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        match rest.find('\n') {
+            Some(i) => {
+                let (line, tail) = rest.split_at(i + 1);
+                let (body, eol) = match line.strip_suffix("\r\n") {
+                    Some(b) => (b, "\r\n"),
+                    None => (&line[..line.len() - 1], "\n"),
+                };
+                out.push((body, eol));
+                rest = tail;
+            }
+            None => {
+                out.push((rest, ""));
+                rest = "";
+            }
+        }
+    }
+    out
+}
+
+/// Whether a line looks like an attempted marker (for a warning).
+fn looks_like_marker(line: &str, openers: &[Opener]) -> bool {
+    let t = line.trim();
+    openers.iter().any(|o| {
+        t.strip_prefix(o.text()).is_some_and(|rest| {
+            let rest = rest.trim_start().to_ascii_uppercase();
+            rest.starts_with("ANCHOR") || rest.starts_with("REPLACED")
+        })
+    }) && (t.contains("stage-") || t.contains("main-only"))
+}
+
+/// Parses the markers of one file.
+pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
+    let openers = openers_for(path);
+    let markdown = is_markdown(path);
+    let mut lines: Vec<Line<'a>> = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut diags: Vec<Diag> = Vec::new();
+    let mut near_misses: Vec<Diag> = Vec::new();
+    let mut stack: Vec<usize> = Vec::new(); // open stage / main-only blocks
+    let mut replaced: Option<(usize, Opener)> = None;
+    // Open plain anchors: name -> (line, context).
+    let mut plain: BTreeMap<String, (usize, (u32, bool))> = BTreeMap::new();
+    let mut in_fence = false;
+
+    let context = |stack: &[usize], blocks: &[Block]| -> (u32, bool) {
+        let mut lo = 0;
+        let mut main_only = false;
+        for &b in stack {
+            match blocks[b].kind {
+                BlockKind::Stage => lo = lo.max(blocks[b].num),
+                BlockKind::MainOnly => main_only = true,
+                BlockKind::Replaced => {}
+            }
+        }
+        (lo, main_only)
+    };
+
+    for (i, (text, eol)) in split_lines(text).into_iter().enumerate() {
+        let lnum = i + 1;
+        let mut role = Role::Content;
+        let (lo, main_only) = context(&stack, &blocks);
+        let mut line_lo = lo;
+        let mut line_main_only = main_only;
+        let mut hi = u32::MAX;
+
+        let fence = markdown && {
+            let t = text.trim_start();
+            t.starts_with("```") || t.starts_with("~~~")
+        };
+        let marker = if in_fence || fence {
+            None
+        } else {
+            parse_marker(text, openers)
+        };
+        if fence {
+            in_fence = !in_fence;
+        }
+
+        if let Some((b, opener)) = replaced {
+            hi = blocks[b].num;
+            match &marker {
+                Some(m) if m.keyword == Keyword::ReplacedEnd => {
+                    if m.name != blocks[b].name {
+                        diags.push(Diag::error(
+                            path,
+                            lnum,
+                            format!(
+                                "REPLACED_END: {} does not match REPLACED: {} (line {})",
+                                m.name,
+                                blocks[b].name,
+                                blocks[b].start + 1
+                            ),
+                        ));
+                    }
+                    blocks[b].end = Some(i);
+                    replaced = None;
+                    role = Role::ReplacedMarker;
+                }
+                Some(m) => {
+                    diags.push(Diag::error(
+                        path,
+                        lnum,
+                        format!(
+                            "{}: {} inside the REPLACED block of line {} (markers cannot \
+                             appear in replaced code)",
+                            m.keyword.text(),
+                            m.name,
+                            blocks[b].start + 1
+                        ),
+                    ));
+                    role = Role::ReplacedContent(opener);
+                }
+                None => {
+                    role = Role::ReplacedContent(opener);
+                    if uncomment(text, opener).is_none() {
+                        diags.push(Diag::error(
+                            path,
+                            lnum,
+                            format!(
+                                "line in the REPLACED block of line {} is not commented out \
+                                 with `{}`",
+                                blocks[b].start + 1,
+                                opener.text()
+                            ),
+                        ));
+                    }
+                }
+            }
+        } else if let Some(m) = marker {
+            let name = classify(&m.name);
+            if name == Name::BadStage {
+                diags.push(Diag::error(
+                    path,
+                    lnum,
+                    format!(
+                        "malformed stage marker name `{}` (expected stage-NN-slug or \
+                         stage-NN-slug--suffix)",
+                        m.name
+                    ),
+                ));
+            }
+            match m.keyword {
+                Keyword::Anchor => match name {
+                    Name::Stage { num, tag } => {
+                        if num < lo {
+                            let outer = stack
+                                .iter()
+                                .rev()
+                                .find(|&&b| blocks[b].num == lo)
+                                .map(|&b| &blocks[b])
+                                .expect("lo comes from an open block");
+                            diags.push(Diag::error(
+                                path,
+                                lnum,
+                                format!(
+                                    "{} is nested inside {} (line {}): it would only appear \
+                                     from stage {lo} on",
+                                    m.name,
+                                    outer.name,
+                                    outer.start + 1
+                                ),
+                            ));
+                        }
+                        if let Some(&b) = stack.iter().find(|&&b| blocks[b].name == m.name) {
+                            diags.push(Diag::error(
+                                path,
+                                lnum,
+                                format!(
+                                    "ANCHOR: {} opened again inside itself (line {})",
+                                    m.name,
+                                    blocks[b].start + 1
+                                ),
+                            ));
+                        }
+                        blocks.push(Block {
+                            kind: BlockKind::Stage,
+                            name: m.name.clone(),
+                            tag,
+                            num,
+                            start: i,
+                            end: None,
+                        });
+                        stack.push(blocks.len() - 1);
+                        line_lo = lo.max(num);
+                        role = Role::StageMarker;
+                    }
+                    Name::MainOnly => {
+                        blocks.push(Block {
+                            kind: BlockKind::MainOnly,
+                            name: m.name.clone(),
+                            tag: String::new(),
+                            num: 0,
+                            start: i,
+                            end: None,
+                        });
+                        stack.push(blocks.len() - 1);
+                        line_main_only = true;
+                        role = Role::MainOnlyMarker;
+                    }
+                    Name::Plain | Name::BadStage => {
+                        plain.insert(m.name.clone(), (i, (lo, main_only)));
+                        role = Role::PlainMarker;
+                    }
+                },
+                Keyword::AnchorEnd => match name {
+                    Name::Stage { .. } | Name::MainOnly => {
+                        match stack.iter().rposition(|&b| blocks[b].name == m.name) {
+                            Some(pos) => {
+                                if pos + 1 != stack.len() {
+                                    let inner = &blocks[*stack.last().expect("non-empty")];
+                                    diags.push(Diag::error(
+                                        path,
+                                        lnum,
+                                        format!(
+                                            "ANCHOR_END: {} crosses {} (opened at line {} \
+                                             inside it and not closed yet)",
+                                            m.name,
+                                            inner.name,
+                                            inner.start + 1
+                                        ),
+                                    ));
+                                }
+                                let b = stack[pos];
+                                blocks[b].end = Some(i);
+                                stack.truncate(pos);
+                                role = if blocks[b].kind == BlockKind::MainOnly {
+                                    Role::MainOnlyMarker
+                                } else {
+                                    Role::StageMarker
+                                };
+                            }
+                            None => {
+                                diags.push(Diag::error(
+                                    path,
+                                    lnum,
+                                    format!("ANCHOR_END: {} without a matching ANCHOR", m.name),
+                                ));
+                                role = Role::PlainMarker;
+                            }
+                        }
+                    }
+                    Name::Plain | Name::BadStage => {
+                        if let Some((start, ctx)) = plain.remove(&m.name)
+                            && ctx != (lo, main_only)
+                        {
+                            diags.push(Diag::error(
+                                path,
+                                lnum,
+                                format!(
+                                    "anchor {} (line {}) crosses the boundary of a stage or \
+                                     main-only block: its start and end would not be cut \
+                                     together",
+                                    m.name,
+                                    start + 1
+                                ),
+                            ));
+                        }
+                        role = Role::PlainMarker;
+                    }
+                },
+                Keyword::Replaced => {
+                    let (num, tag) = match name {
+                        Name::Stage { num, tag } => (num, tag),
+                        _ => {
+                            diags.push(Diag::error(
+                                path,
+                                lnum,
+                                format!(
+                                    "REPLACED: {} does not name a stage (stage-NN-slug)",
+                                    m.name
+                                ),
+                            ));
+                            (0, String::new())
+                        }
+                    };
+                    if num != 0 && num <= lo.max(1) {
+                        diags.push(Diag::error(
+                            path,
+                            lnum,
+                            format!(
+                                "REPLACED: {} inside a stage-{lo:02} block: the replaced code \
+                                 would never appear in any snapshot",
+                                m.name
+                            ),
+                        ));
+                    }
+                    blocks.push(Block {
+                        kind: BlockKind::Replaced,
+                        name: m.name.clone(),
+                        tag,
+                        num,
+                        start: i,
+                        end: None,
+                    });
+                    replaced = Some((blocks.len() - 1, m.opener));
+                    hi = num;
+                    role = Role::ReplacedMarker;
+                }
+                Keyword::ReplacedEnd => {
+                    diags.push(Diag::error(
+                        path,
+                        lnum,
+                        format!("REPLACED_END: {} without a matching REPLACED", m.name),
+                    ));
+                    role = Role::PlainMarker;
+                }
+            }
+        } else if !in_fence && !fence && looks_like_marker(text, openers) {
+            near_misses.push(Diag::warning(
+                path,
+                lnum,
+                "looks like a stage marker but is not one (expected e.g. \
+                 `// ANCHOR: stage-NN-slug`)",
+            ));
+        }
+
+        lines.push(Line {
+            text,
+            eol,
+            role,
+            lo: line_lo,
+            hi,
+            main_only: line_main_only,
+        });
+    }
+
+    for &b in &stack {
+        diags.push(Diag::error(
+            path,
+            blocks[b].start + 1,
+            format!("ANCHOR: {} is never closed", blocks[b].name),
+        ));
+    }
+    if let Some((b, _)) = replaced {
+        diags.push(Diag::error(
+            path,
+            blocks[b].start + 1,
+            format!("REPLACED: {} is never closed", blocks[b].name),
+        ));
+    }
+    diags.sort_by_key(|d| d.line);
+    Parsed {
+        path: path.to_string(),
+        lines,
+        blocks,
+        diags,
+        near_misses,
+    }
+}
+
+/// Cuts a parsed file for the snapshot of stage `n`.
+///
+/// Besides dropping invisible lines, it tidies blank lines where something
+/// was cut (so that `cargo fmt --check` still passes on the snapshot): a
+/// blank line after a cut is dropped when the previous line is blank or the
+/// file starts there; in Rust files also after a line ending in `{`, `(` or
+/// `[`, a blank line before a cut is dropped when the next line starts with
+/// `}`, `)` or `]`, and an opening bracket left directly before its closing
+/// line is joined with it (`struct T {` + `}` -> `struct T {}`). Trailing
+/// blank lines after a cut at the end go too.
+pub fn cut(parsed: &Parsed, n: u32) -> String {
+    let rust = is_rust(&parsed.path);
+    let mut out: Vec<String> = Vec::new();
+    let mut cut_since = false;
+    let is_blank = |s: &str| s.trim().is_empty();
+    for line in &parsed.lines {
+        if !line.visible(n) {
+            cut_since = true;
+            continue;
+        }
+        let code = line.code();
+        if cut_since && is_blank(&code) {
+            let prev = out.last().map(|s| s.trim_end().to_string());
+            match prev {
+                None => continue,
+                Some(p) if p.is_empty() => continue,
+                Some(p) if rust && (p.ends_with('{') || p.ends_with('(') || p.ends_with('[')) => {
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        if cut_since && rust {
+            let t = code.trim();
+            if (t.starts_with('}') || t.starts_with(')') || t.starts_with(']'))
+                && out.last().is_some_and(|p| is_blank(p))
+            {
+                out.pop();
+            }
+            // `{` + `}` left adjacent by the cut: join them as rustfmt does
+            // (`pub struct Techniques {}`, `&[];`).
+            if let Some(prev) = out.last_mut() {
+                let p = prev.trim_end();
+                let pair = matches!(
+                    (p.chars().last(), t.chars().next()),
+                    (Some('{'), Some('}')) | (Some('['), Some(']')) | (Some('('), Some(')'))
+                );
+                if pair
+                    && !p.trim_start().starts_with("//")
+                    && t.chars().all(|c| matches!(c, '}' | ']' | ')' | ';' | ','))
+                {
+                    *prev = format!("{p}{t}{}", line.eol);
+                    cut_since = false;
+                    continue;
+                }
+            }
+        }
+        out.push(format!("{code}{}", line.eol));
+        cut_since = false;
+    }
+    if cut_since {
+        while out.last().is_some_and(|p| is_blank(p)) {
+            out.pop();
+        }
+        // Keep a final newline if the file had one.
+        if let Some(last) = out.last_mut()
+            && !last.ends_with('\n')
+            && parsed.lines.last().is_some_and(|l| !l.eol.is_empty())
+        {
+            last.push('\n');
+        }
+    }
+    out.concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `%%` stands for `//`, so that this file has no marker lines itself.
+    fn cut_rs(src: &str, n: u32) -> String {
+        let src = src.replace("%%", "//");
+        let parsed = parse("x.rs", &src);
+        assert!(parsed.diags.is_empty(), "{:?}", parsed.diags);
+        cut(&parsed, n).replace("//", "%%")
+    }
+
+    #[test]
+    fn names() {
+        let stage = |num, tag: &str| Name::Stage {
+            num,
+            tag: tag.to_string(),
+        };
+        assert_eq!(
+            classify("stage-04-alphabeta"),
+            stage(4, "stage-04-alphabeta")
+        );
+        assert_eq!(
+            classify("stage-12-null-move--params-2"),
+            stage(12, "stage-12-null-move")
+        );
+        assert_eq!(classify("main-only"), Name::MainOnly);
+        assert_eq!(classify("excerpt"), Name::Plain);
+        assert_eq!(classify("stage-4-x"), Name::BadStage);
+        assert_eq!(classify("stage-04-X"), Name::BadStage);
+        assert_eq!(classify("stage-04-x--"), Name::BadStage);
+    }
+
+    #[test]
+    fn marker_lines() {
+        let m = |l: &str, o: &[Opener]| parse_marker(&l.replace("%%", "//"), o);
+        let rs = openers_for("a/b.rs");
+        let got = m("    %% ANCHOR: stage-01-a", rs).unwrap();
+        assert_eq!(
+            (got.keyword, got.name.as_str()),
+            (Keyword::Anchor, "stage-01-a")
+        );
+        let got = m("%%ANCHOR_END:stage-01-a", rs).unwrap();
+        assert_eq!(got.keyword, Keyword::AnchorEnd);
+        assert!(m("/%% ANCHOR: stage-01-a", rs).is_none()); // doc comment
+        assert!(m("# ANCHOR: stage-01-a", rs).is_none());
+        assert!(m("let a = 1; %% ANCHOR: stage-01-a", rs).is_none());
+        let md = openers_for("book/src/ch01.md");
+        assert!(m("<!-- ANCHOR: main-only -->", md).is_some());
+        assert!(m("<!-- ANCHOR: main-only", md).is_none());
+        assert!(m("%% ANCHOR: main-only", md).is_none());
+        assert!(m("# REPLACED: stage-02-b", openers_for("scripts/test")).is_some());
+        assert!(m("# ANCHOR: a b", openers_for("Cargo.toml")).is_none());
+    }
+
+    #[test]
+    fn uncommenting() {
+        let u = |l: &str| uncomment(&l.replace("%%", "//"), Opener::Slash);
+        assert_eq!(u("    %% let x = 1;").as_deref(), Some("    let x = 1;"));
+        assert_eq!(u("    %%     deeper").as_deref(), Some("        deeper"));
+        assert_eq!(u("    %%").as_deref(), Some(""));
+        assert_eq!(u("").as_deref(), Some(""));
+        assert_eq!(u("    let x = 1;"), None);
+        assert_eq!(
+            uncomment("<!-- text -->", Opener::Html).as_deref(),
+            Some("text")
+        );
+        assert_eq!(
+            uncomment("  # a = 1", Opener::Hash).as_deref(),
+            Some("  a = 1")
+        );
+    }
+
+    #[test]
+    fn blank_lines_are_tidied_where_cut() {
+        // Doubled blank line and blank line at the end.
+        let src = "fn a() {}\n\n%% ANCHOR: stage-02-b\nfn b() {}\n%% ANCHOR_END: stage-02-b\n\n\
+                   fn c() {}\n\n%% ANCHOR: stage-03-d\nfn d() {}\n%% ANCHOR_END: stage-03-d\n";
+        assert_eq!(cut_rs(src, 1), "fn a() {}\n\nfn c() {}\n");
+        // Blank line after an opening bracket and before a closing one.
+        let src = "impl A {\n    %% ANCHOR: stage-02-b\n    fn b() {}\n    %% ANCHOR_END: stage-02-b\n\n    \
+                   fn c() {}\n\n    %% ANCHOR: stage-02-d\n    fn d() {}\n    %% ANCHOR_END: stage-02-d\n}\n";
+        assert_eq!(cut_rs(src, 1), "impl A {\n    fn c() {}\n}\n");
+        // Emptied brackets are joined.
+        let src = "const A: &[u8] = &[\n    %% ANCHOR: stage-02-b\n    1,\n    \
+                   %% ANCHOR_END: stage-02-b\n];\n";
+        assert_eq!(cut_rs(src, 1), "const A: &[u8] = &[];\n");
+        // Nothing changes where nothing is cut.
+        assert_eq!(cut_rs(src, 2), src.replace("%%", "//").replace("//", "%%"));
+    }
+
+    #[test]
+    fn markdown_fences_hide_markers() {
+        let src = "a\n```\n<!-- ANCHOR: stage-02-x -->\n```\nb\n";
+        let parsed = parse("a.md", src);
+        assert!(parsed.diags.is_empty() && parsed.blocks.is_empty());
+    }
+}
