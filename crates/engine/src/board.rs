@@ -59,6 +59,7 @@ impl std::ops::DerefMut for MoveList {
     }
 }
 
+// ANCHOR: legal-moves
 /// All legal moves of `board`, in cozy-chess's generation order.
 pub fn legal_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
@@ -82,6 +83,7 @@ pub fn make_move(board: &Board, mv: Move) -> Board {
     child.play_unchecked(mv);
     child
 }
+// ANCHOR_END: legal-moves
 
 /// Parse a FEN. EPD-style positions with only the first four fields get the
 /// move counters `0 1`, so the test suites' positions can be used directly.
@@ -100,6 +102,7 @@ pub fn to_fen(board: &Board) -> String {
     format!("{board}")
 }
 
+// ANCHOR: castling-text
 /// Is `mv` a castling move, i.e. the king "capturing" its own rook?
 pub fn is_castling(board: &Board, mv: Move) -> bool {
     board.piece_on(mv.from) == Some(Piece::King) && board.color_on(mv.to) == board.color_on(mv.from)
@@ -142,6 +145,7 @@ pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, String> {
         Err(format!("illegal move '{text}' in {}", to_fen(board)))
     }
 }
+// ANCHOR_END: castling-text
 
 /// Name of a side, for messages.
 pub fn color_name(color: Color) -> &'static str {

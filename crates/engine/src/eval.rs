@@ -32,6 +32,7 @@ impl std::ops::SubAssign for Tapered {
     }
 }
 
+// ANCHOR: material
 /// Piece values, indexed by `Piece as usize` (pawn, knight, bishop, rook,
 /// queen, king).
 pub const MATERIAL: [Tapered; 6] = [
@@ -48,6 +49,7 @@ pub const MATERIAL: [Tapered; 6] = [
 /// endgame).
 pub const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 pub const MAX_PHASE: i32 = 24;
+// ANCHOR_END: material
 
 // The tables are written as a diagram from White's side: the first row is
 // rank 8, so a8 is index 0. cozy-chess numbers a1 as 0, so a white piece on
@@ -181,6 +183,7 @@ const PST_EG: [[i32; 64]; 6] = [
     ],
 ];
 
+// ANCHOR: pst-lookup
 /// Piece-square entry (without material) of `piece` of `color` on `square`.
 pub fn pst(piece: Piece, color: Color, square: Square) -> Tapered {
     let index = match color {
@@ -192,6 +195,7 @@ pub fn pst(piece: Piece, color: Color, square: Square) -> Tapered {
         eg: PST_EG[piece as usize][index],
     }
 }
+// ANCHOR_END: pst-lookup
 
 /// Material plus piece-square value of one piece, from White's point of view
 /// (negative for Black's pieces).
@@ -207,6 +211,7 @@ fn contribution(piece: Piece, color: Color, square: Square) -> Tapered {
     }
 }
 
+// ANCHOR: accumulator
 /// The evaluation's running sums: what the whole board adds up to, kept
 /// current move by move instead of recounted at every node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -216,6 +221,7 @@ pub struct Accumulator {
     /// Game phase: `MAX_PHASE` at the start, falling as pieces come off.
     pub phase: i32,
 }
+// ANCHOR_END: accumulator
 
 impl Accumulator {
     /// Count everything from scratch (at the root, and in tests as the
@@ -240,6 +246,7 @@ impl Accumulator {
         self.phase -= PHASE_WEIGHT[piece as usize];
     }
 
+    // ANCHOR: after-move
     /// The accumulator of the position after `mv` is played in `board`.
     /// Only the squares the move touches change, which is what makes this
     /// cheaper than `from_board`.
@@ -275,7 +282,9 @@ impl Accumulator {
         next.add(mv.promotion.unwrap_or(piece), us, mv.to);
         next
     }
+    // ANCHOR_END: after-move
 
+    // ANCHOR: blend
     /// Blend the two halves by phase and return the score from the point of
     /// view of the side to move (negamax wants "good for me" to be positive).
     pub fn evaluate(&self, side_to_move: Color) -> i32 {
@@ -287,8 +296,10 @@ impl Accumulator {
             Color::Black => -white,
         }
     }
+    // ANCHOR_END: blend
 }
 
+// ANCHOR: accumulator-stack
 /// One accumulator per ply of the current search path. Entry `ply + 1` is
 /// written from entry `ply` when a move is made; going back up the tree needs
 /// no undo, because the parent's entry is still there.
@@ -321,6 +332,7 @@ impl AccumulatorStack {
         &self.stack[ply]
     }
 }
+// ANCHOR_END: accumulator-stack
 
 /// The static evaluation from scratch, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {

@@ -8,6 +8,7 @@
 
 use cozy_chess::Move;
 
+// ANCHOR: note-enum
 /// Something the search did.
 #[derive(Clone, Copy, Debug)]
 pub enum Note {
@@ -25,6 +26,7 @@ pub enum Note {
         move_count: usize,
     },
 }
+// ANCHOR_END: note-enum
 
 /// Counters fed by notes: `cb2026 search --stats` prints them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -189,6 +189,7 @@ impl Searcher {
     /// Forget everything learned from earlier games (`ucinewgame`).
     pub fn new_game(&mut self) {}
 
+    // ANCHOR: note-method
     #[inline(always)]
     fn note(&mut self, note: Note) {
         if let Some(stats) = &mut self.stats {
@@ -198,6 +199,7 @@ impl Searcher {
             trace.record(&note);
         }
     }
+    // ANCHOR_END: note-method
 
     /// Get ready to search `root`. `history` holds the repetition keys of the
     /// game's earlier positions, oldest first, without the root.
@@ -218,6 +220,7 @@ impl Searcher {
         self.path.clear();
     }
 
+    // ANCHOR: push-move
     /// Play `mv` (or a null move) from `pos` at `ply`: the child's
     /// accumulator, repetition key and path entry.
     fn push_move(&mut self, pos: &Board, child: &Board, mv: Option<Move>, ply: usize) {
@@ -241,8 +244,15 @@ impl Searcher {
         self.keys.pop();
         self.reversible.pop();
         self.path.pop();
+        // ANCHOR: stage-06-iterative--pop
+        // Whichever subtree just finished, the previous iteration's PV is
+        // behind us now: only the first move at each PV node follows it.
+        self.following_pv = false;
+        // ANCHOR_END: stage-06-iterative--pop
     }
+    // ANCHOR_END: push-move
 
+    // ANCHOR: draws
     /// Has the current position occurred before, within reach? The side to
     /// move must match, so only every second entry is compared, starting
     /// four plies back (the shortest possible cycle).
@@ -266,12 +276,14 @@ impl Searcher {
         }
         None
     }
+    // ANCHOR_END: draws
 
     /// Static evaluation of the node at `ply`, for the side to move.
     fn static_eval(&self, pos: &Board, ply: usize) -> i32 {
         self.accumulators.at(ply).evaluate(pos.side_to_move())
     }
 
+    // ANCHOR: game-over
     /// Score of a position with no legal moves: mated or stalemate.
     fn no_moves_score(pos: &Board, ply: usize) -> i32 {
         if pos.checkers().is_empty() {
@@ -290,6 +302,7 @@ impl Searcher {
             Self::no_moves_score(pos, ply)
         }
     }
+    // ANCHOR_END: game-over
 
     /// Check the stop flag and the node limit at every node, the clock every
     /// 1024 nodes (reading the time is slower than searching a node).
@@ -594,6 +607,7 @@ impl Searcher {
         })
     }
 
+    // ANCHOR: finish
     /// Make sure the result names a legal move whenever one exists, even if
     /// the search was stopped before its first depth completed.
     fn finish(&mut self, root: &Board, mut result: SearchResult) -> SearchResult {
@@ -616,6 +630,7 @@ impl Searcher {
         }
         result
     }
+    // ANCHOR_END: finish
 
     fn report(&self, result: &SearchResult) -> Report {
         Report {

@@ -25,6 +25,7 @@ pub struct TimeBudget {
 /// (`movestogo` is only sent in classical "40 moves in 90 minutes" controls).
 const DEFAULT_MOVES_TO_GO: u64 = 25;
 
+// ANCHOR: budget
 /// The budget for the side to move, or `None` when the clock sets no limit.
 pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeBudget> {
     if let Some(movetime) = clock.movetime {
@@ -55,6 +56,7 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
         hard: ms(hard),
     })
 }
+// ANCHOR_END: budget
 
 fn ms(millis: u64) -> Duration {
     Duration::from_millis(millis)

@@ -125,6 +125,7 @@ impl Uci {
         }
     }
 
+    // ANCHOR: read-loop
     /// Read and handle lines until `quit` or end of input. At the end of the
     /// input a running search is stopped, so its `bestmove` is still sent.
     pub fn run(&mut self, mut input: impl BufRead) {
@@ -146,6 +147,7 @@ impl Uci {
         }
         self.stop_search();
     }
+    // ANCHOR_END: read-loop
 
     /// Handle one command line.
     fn handle(&mut self, line: &str) -> Flow {
@@ -267,11 +269,13 @@ impl Uci {
         }
         // ANCHOR_END: stage-03-negamax--go
         // ANCHOR: stage-01-board--go-end
+        // ANCHOR: first-legal-move
         let _ = go;
         // Without a search, play the first legal move: legal, if not good.
         let best = legal_moves(&self.board).first().copied();
         let text = best.map_or("0000".to_string(), |mv| move_to_uci(&self.board, mv));
         self.out.send(&format!("bestmove {text}"));
+        // ANCHOR_END: first-legal-move
     }
 
     fn setoption(&mut self, args: &[&str]) {
@@ -527,6 +531,7 @@ impl Uci {
 /// Depth of a search without iterative deepening when `go` gives no depth.
 pub const FIXED_DEPTH: u32 = 4;
 
+// ANCHOR: info-line
 /// One UCI `info` line for a completed depth.
 fn format_info(board: &Board, report: &Report) -> String {
     let score = if is_mate_score(report.score) {
@@ -548,6 +553,7 @@ fn format_info(board: &Board, report: &Report) -> String {
     }
     line
 }
+// ANCHOR_END: info-line
 // ANCHOR_END: stage-03-negamax--default-depth
 
 // ANCHOR: stage-01-board--parsing

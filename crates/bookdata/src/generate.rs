@@ -1,0 +1,270 @@
+//! Writing the generated files (`scripts/book-data`) and checking them
+//! (`scripts/book-data --check`).
+//!
+//! Both go through [`render`], which turns the stage manifests and the
+//! measured series into the full set of files; `generate` measures the
+//! series first and writes the result, `check` reads the committed series,
+//! re-measures their cheap entries, and compares every file byte for byte.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::series::{self, CHECK_CAP, Series};
+use crate::tables::{self, Data};
+use crate::{GENERATED_DIR, Stage, chart, read_stages};
+
+/// Generated files by name (relative to `book/src/generated/`).
+pub type Files = BTreeMap<String, String>;
+
+/// Endings of the files this tool writes; a `stage-…` file in the
+/// generated directory with one of them that [`render`] does not produce is
+/// stale.
+pub const OWN_SUFFIXES: &[&str] = &[
+    "-worth.md",
+    "-stages.md",
+    "-perft.md",
+    "-nodes-by-depth.toml",
+    "-nodes-by-depth.svg",
+    "-nodes-by-depth.md",
+    "-tree.svg",
+    "-tree.md",
+    "-soundness.md",
+];
+
+// ANCHOR: stage-03-negamax--bookdata-lookup
+/// The stage with id `id` (for the pictures that belong to one chapter).
+fn stage_with_id(stages: &[Stage], id: u32) -> Result<&Stage, String> {
+    stages
+        .iter()
+        .find(|s| s.id() == id)
+        .ok_or_else(|| format!("no stage {id} in stages/"))
+}
+// ANCHOR_END: stage-03-negamax--bookdata-lookup
+
+/// Every generated file, from the manifests and the series of the stages
+/// that search.
+pub fn render(
+    root: &Path,
+    stages: &[Stage],
+    series: &BTreeMap<u32, Series>,
+) -> Result<Files, String> {
+    let mut files = Files::new();
+    let data = Data { stages, series };
+    crate::claims::check(&data)?;
+    files.insert(
+        format!("{}-perft.md", stages[0].tag()),
+        tables::perft_summary(root)?,
+    );
+    for (index, stage) in stages.iter().enumerate() {
+        files.insert(
+            format!("{}-worth.md", stage.tag()),
+            tables::worth(&data, index)?,
+        );
+        files.insert(
+            format!("{}-stages.md", stage.tag()),
+            tables::stages_table(&data, index)?,
+        );
+        if let Some(own) = series.get(&stage.id()) {
+            files.insert(series::file_name(stage), series::to_toml(stage, own));
+            let lines: Vec<(&Stage, &Series)> = stages[..=index]
+                .iter()
+                .filter_map(|s| series.get(&s.id()).map(|own| (s, own)))
+                .collect();
+            files.insert(
+                format!("{}-nodes-by-depth.svg", stage.tag()),
+                chart::nodes_by_depth(&lines)?,
+            );
+            files.insert(
+                format!("{}-nodes-by-depth.md", stage.tag()),
+                tables::growth(&lines),
+            );
+        }
+    }
+    // ANCHOR: stage-03-negamax--bookdata-trees
+    {
+        let negamax = stage_with_id(stages, 3)?;
+        let full = crate::tree::trace(negamax.id())?;
+        files.insert(
+            format!("{}-tree.svg", negamax.tag()),
+            crate::tree::negamax_svg(&full),
+        );
+        files.insert(
+            format!("{}-tree.md", negamax.tag()),
+            crate::tree::negamax_caption(&full),
+        );
+        // ANCHOR_END: stage-03-negamax--bookdata-trees
+        // ANCHOR: stage-04-alphabeta--bookdata-trees
+        let alphabeta = stage_with_id(stages, 4)?;
+        let ab = crate::tree::trace(alphabeta.id())?;
+        files.insert(
+            format!("{}-tree.svg", alphabeta.tag()),
+            crate::tree::alphabeta_svg(&full, &ab)?,
+        );
+        files.insert(
+            format!("{}-tree.md", alphabeta.tag()),
+            crate::tree::alphabeta_caption(&full, &ab)?,
+        );
+        files.insert(
+            format!("{}-soundness.md", alphabeta.tag()),
+            crate::soundness::table(negamax, alphabeta)?,
+        );
+        // ANCHOR_END: stage-04-alphabeta--bookdata-trees
+        // ANCHOR: stage-03-negamax--bookdata-trees-end
+    }
+    // ANCHOR_END: stage-03-negamax--bookdata-trees-end
+    Ok(files)
+}
+
+/// Measure, render and write everything; returns the names written.
+/// `progress` hears what is being measured.
+pub fn generate(root: &Path, progress: &mut dyn FnMut(&str)) -> Result<Vec<String>, String> {
+    let stages = read_stages(root)?;
+    let mut measured = BTreeMap::new();
+    for stage in stages.iter().filter(|s| s.searches) {
+        let own = series::measure_series(stage, &mut |row| {
+            progress(&format!(
+                "stage {} depth {}: {} nodes",
+                stage.id(),
+                row.depth,
+                row.total
+            ))
+        })?;
+        measured.insert(stage.id(), own);
+    }
+    let files = render(root, &stages, &measured)?;
+    let dir = root.join(GENERATED_DIR);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for stale in stale_files(&dir, &files)? {
+        std::fs::remove_file(dir.join(&stale)).map_err(|e| format!("{stale}: {e}"))?;
+        progress(&format!("removed stale {stale}"));
+    }
+    for (name, text) in &files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(files.into_keys().collect())
+}
+
+/// Files in `dir` that look like ours but are not in `files`.
+fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
+    let mut stale = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(stale);
+    };
+    for entry in entries {
+        let name = entry.map_err(|e| e.to_string())?.file_name();
+        let name = name.to_string_lossy().to_string();
+        let ours = name.starts_with("stage-") && OWN_SUFFIXES.iter().any(|s| name.ends_with(s));
+        if ours && !files.contains_key(&name) {
+            stale.push(name);
+        }
+    }
+    stale.sort();
+    Ok(stale)
+}
+
+/// What [`check`] found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// Files compared.
+    pub files: usize,
+    /// Series entries measured again.
+    pub remeasured: usize,
+    pub problems: Vec<String>,
+}
+
+/// Check the committed generated files under `root`: read the series,
+/// re-measure their entries of at most [`CHECK_CAP`] nodes if `measure`,
+/// render everything again and compare.
+pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
+    let stages = read_stages(root)?;
+    let dir = root.join(GENERATED_DIR);
+    let mut report = CheckReport::default();
+    let mut committed = BTreeMap::new();
+    for stage in stages.iter().filter(|s| s.searches) {
+        let name = series::file_name(stage);
+        let text = match std::fs::read_to_string(dir.join(&name)) {
+            Ok(text) => text,
+            Err(e) => {
+                report
+                    .problems
+                    .push(format!("{name}: {e} (run scripts/book-data)"));
+                continue;
+            }
+        };
+        match series::parse(stage, &text) {
+            Ok(own) => {
+                committed.insert(stage.id(), own);
+            }
+            Err(e) => report.problems.push(format!("{name}: {e}")),
+        }
+    }
+    if measure {
+        for (id, own) in &committed {
+            for row in own.rows.iter().filter(|r| r.total <= CHECK_CAP) {
+                let now = series::measure(*id, row.depth)?;
+                report.remeasured += 1;
+                if now != *row {
+                    report.problems.push(format!(
+                        "stage {id} depth {}: the series records {:?}, the bench now gives {:?} \
+                         (run scripts/book-data)",
+                        row.depth, row.positions, now.positions
+                    ));
+                }
+            }
+        }
+    }
+    if !report.problems.is_empty() {
+        return Ok(report);
+    }
+    let files = match render(root, &stages, &committed) {
+        Ok(files) => files,
+        Err(e) => {
+            report.problems.push(e);
+            return Ok(report);
+        }
+    };
+    for (name, text) in &files {
+        report.files += 1;
+        match std::fs::read_to_string(dir.join(name)) {
+            Err(_) => report
+                .problems
+                .push(format!("{name}: missing (run scripts/book-data)")),
+            Ok(on_disk) if on_disk != *text => report.problems.push(format!(
+                "{name}: differs from what the recorded data gives{} (run scripts/book-data)",
+                first_difference(&on_disk, text)
+            )),
+            Ok(_) => {}
+        }
+    }
+    for stale in stale_files(&dir, &files)? {
+        report.problems.push(format!(
+            "{stale}: no stage produces it any more (run scripts/book-data)"
+        ));
+    }
+    Ok(report)
+}
+
+/// `, first at line N: "found" should be "expected"`.
+fn first_difference(found: &str, expected: &str) -> String {
+    let mut found_lines = found.lines();
+    let mut expected_lines = expected.lines();
+    for line in 1.. {
+        match (found_lines.next(), expected_lines.next()) {
+            (None, None) => return String::new(),
+            (a, b) if a == b => {}
+            (a, b) => {
+                let cut = |s: Option<&str>| {
+                    let s = s.unwrap_or("(end of file)");
+                    s.chars().take(100).collect::<String>()
+                };
+                return format!(
+                    ", first at line {line}: {:?} should be {:?}",
+                    cut(a),
+                    cut(b)
+                );
+            }
+        }
+    }
+    String::new()
+}

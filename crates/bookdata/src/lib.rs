@@ -1,0 +1,142 @@
+//! `bookdata`: the numbers and figures of the cb2026 book, and the check
+//! that every code excerpt the book includes still exists.
+//!
+//! Everything the book shows that a command measured comes from here:
+//! `scripts/book-data` runs [`generate::generate`], which writes
+//! `book/src/generated/`, and `scripts/book-data --check` runs
+//! [`generate::check`], which fails when a committed file differs from what
+//! the recorded data gives. `scripts/check-book` runs
+//! [`includes::check_book`] after `mdbook build`.
+//!
+//! Generated file names start with the tag of the stage they belong to
+//! (`stage-04-alphabeta-worth.md`): the snapshot of stage N keeps only the
+//! files of stages up to N, so a chapter includes only files of its own or
+//! earlier stages.
+
+use std::path::{Path, PathBuf};
+
+use engine::stages::Manifest;
+
+pub mod chart;
+pub mod claims;
+pub mod generate;
+pub mod includes;
+pub mod series;
+pub mod tables;
+// ANCHOR: stage-03-negamax--bookdata-tree
+pub mod tree;
+// ANCHOR_END: stage-03-negamax--bookdata-tree
+// ANCHOR: stage-04-alphabeta--bookdata-soundness
+pub mod soundness;
+// ANCHOR_END: stage-04-alphabeta--bookdata-soundness
+
+/// The repository this crate belongs to.
+pub fn default_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Where the generated files live, below the repository root.
+pub const GENERATED_DIR: &str = "book/src/generated";
+
+/// A stage as the book data sees it: its manifest (read from disk, so a
+/// hand edit is noticed) and whether its bench runs a search or counts
+/// perft leaves.
+#[derive(Clone, Debug)]
+pub struct Stage {
+    pub manifest: Manifest,
+    pub searches: bool,
+}
+
+impl Stage {
+    pub fn id(&self) -> u32 {
+        self.manifest.id
+    }
+
+    pub fn tag(&self) -> &str {
+        &self.manifest.tag
+    }
+
+    /// What the bench counts at this stage.
+    pub fn unit(&self) -> &'static str {
+        if self.searches {
+            "nodes"
+        } else {
+            "perft leaves"
+        }
+    }
+}
+
+/// The manifests `stages/NN-slug.toml` under `root`, in stage order.
+pub fn read_stages(root: &Path) -> Result<Vec<Stage>, String> {
+    let dir = root.join("stages");
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "toml")
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.as_bytes().first().is_some_and(u8::is_ascii_digit))
+        })
+        .collect();
+    paths.sort();
+    let mut stages = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let manifest = engine::stages::parse_manifest(&text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let techniques = engine::stages::preset(manifest.id)?;
+        stages.push(Stage {
+            searches: engine::bench::searches(&techniques),
+            manifest,
+        });
+    }
+    if stages.is_empty() {
+        return Err(format!("no stage manifests in {}", dir.display()));
+    }
+    Ok(stages)
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Relative change from `before` to `after`, in percent, one decimal, with
+/// a real minus sign: `−96.3%`, `+3285.8%`, `±0.0%`.
+pub fn change(before: u64, after: u64) -> String {
+    let percent = 100.0 * (after as f64 - before as f64) / before.max(1) as f64;
+    let text = format!("{:.1}%", percent.abs());
+    if text == "0.0%" {
+        format!("±{text}")
+    } else if percent < 0.0 {
+        format!("−{text}")
+    } else {
+        format!("+{text}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_well() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(10616568), "10,616,568");
+        assert_eq!(change(10616568, 387867), "−96.3%");
+        assert_eq!(change(5, 5), "±0.0%");
+        assert_eq!(change(100, 250), "+150.0%");
+    }
+}

@@ -1,0 +1,96 @@
+//! The committed book data agrees with the recorded node counts, and
+//! `--check` fails as soon as a recorded count or a generated file is
+//! edited by hand.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use bookdata::generate::check;
+use common::{copy, root, scratch};
+
+/// The parts of the repository `check` reads, in a scratch directory.
+fn copy_data(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    copy(Path::new("stages"), &dir);
+    copy(Path::new(bookdata::GENERATED_DIR), &dir);
+    copy(Path::new(bookdata::tables::PERFT_SUITE), &dir);
+    dir
+}
+
+fn problems(dir: &Path) -> Vec<String> {
+    check(dir, false).expect("check runs").problems
+}
+
+/// Add one to the number after `key = ` on the first line that starts with
+/// it, in the first manifest that has one. Returns the file, or `None`.
+fn bump(dir: &Path, key: &str) -> Option<PathBuf> {
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(dir.join("stages"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    manifests.sort();
+    for path in manifests {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let prefix = format!("{key} = ");
+        let Some(line) = text.lines().find(|l| l.starts_with(&prefix)) else {
+            continue;
+        };
+        let value: u64 = line[prefix.len()..].trim().parse().unwrap();
+        let edited = text.replacen(line, &format!("{prefix}{}", value + 1), 1);
+        std::fs::write(&path, edited).unwrap();
+        return Some(path);
+    }
+    None
+}
+
+#[test]
+fn the_committed_book_data_is_current() {
+    let found = check(&root(), false).expect("check runs");
+    assert!(found.files > 0);
+    assert!(found.problems.is_empty(), "{}", found.problems.join("\n"));
+}
+
+#[test]
+fn a_hand_edited_bench_count_fails_the_check() {
+    let dir = copy_data("edited-nodes");
+    assert!(problems(&dir).is_empty(), "the copy is current");
+    bump(&dir, "nodes").expect("a manifest records bench nodes");
+    let found = problems(&dir);
+    assert!(!found.is_empty(), "an edited count must fail the check");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hand_edited_comparison_fails_the_check() {
+    let dir = copy_data("edited-comparison");
+    if bump(&dir, "after").is_some() {
+        let found = problems(&dir);
+        assert!(
+            found.iter().any(|p| p.contains("vs_previous")),
+            "an edited comparison must fail the check: {found:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hand_edited_table_fails_the_check() {
+    let dir = copy_data("edited-table");
+    let generated = dir.join(bookdata::GENERATED_DIR);
+    let table = std::fs::read_dir(&generated)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_string_lossy().ends_with("-worth.md"))
+        .expect("a worth table");
+    let text = std::fs::read_to_string(&table).unwrap();
+    std::fs::write(&table, text.replacen('1', "7", 1)).unwrap();
+    let name = table.file_name().unwrap().to_string_lossy().to_string();
+    let found = problems(&dir);
+    assert!(
+        found.iter().any(|p| p.starts_with(&name)),
+        "{name} must be reported: {found:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
