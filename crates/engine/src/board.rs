@@ -94,7 +94,17 @@ pub fn parse_fen(text: &str) -> Result<Board, String> {
         6 => fields.join(" "),
         n => return Err(format!("a FEN has 6 fields (or 4), this one has {n}")),
     };
-    Board::from_fen(&full, false).map_err(|e| format!("invalid FEN '{full}': {e:?}"))
+    let board =
+        Board::from_fen(&full, false).map_err(|e| format!("invalid FEN '{full}': {e:?}"))?;
+    // cozy-chess accepts two kings side by side; such a position cannot
+    // arise, and searching it would let one side capture the other's king.
+    let white_king = board.king(Color::White);
+    if cozy_chess::get_king_moves(white_king).has(board.king(Color::Black)) {
+        return Err(format!(
+            "invalid FEN '{full}': the kings are next to each other"
+        ));
+    }
+    Ok(board)
 }
 
 /// The FEN of `board`.

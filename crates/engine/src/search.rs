@@ -456,6 +456,10 @@ impl Searcher {
         if self.should_stop() {
             return 0;
         }
+        // The horizon is handed over to us, so its draws are ours to see.
+        if let Some(score) = self.draw_score(pos) {
+            return score;
+        }
         if ply >= MAX_PLY - 1 {
             return self.static_eval(pos, ply);
         }

@@ -23,7 +23,7 @@ pub struct TimeBudget {
 
 /// Moves we assume are left in the game when the GUI does not say
 /// (`movestogo` is only sent in classical "40 moves in 90 minutes" controls).
-const DEFAULT_MOVES_TO_GO: u64 = 25;
+const DEFAULT_MOVES_TO_GO: u64 = 30;
 
 // ANCHOR: budget
 /// The budget for the side to move, or `None` when the clock sets no limit.
@@ -46,8 +46,8 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
     // get back after the move.
     let share = available / moves_to_go + inc * 3 / 4;
     // Never plan on more than 80% of what is left, nor let one move take
-    // more than three shares even when a deep iteration runs long.
-    let hard = (share * 3).min(available * 4 / 5).max(1);
+    // more than two shares even when a deep iteration runs long.
+    let hard = (share * 2).min(available * 4 / 5).max(1);
     // Stop deepening after half a share: the next iteration usually takes
     // longer than all the previous ones together.
     let soft = (share / 2).min(hard).max(1);

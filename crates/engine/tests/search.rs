@@ -1,0 +1,569 @@
+// ANCHOR: stage-03-negamax--tests
+//! The search: exact scores against a reference minimax, mates, and the
+//! draws by rule (stalemate, repetition, fifty moves). Later blocks add the
+//! soundness property of design.md §3: a sound technique never changes the
+//! root score at a fixed depth.
+
+use cozy_chess::Board;
+use engine::board::{has_legal_move, legal_moves, make_move, parse_fen, position_key, to_fen};
+use engine::eval::evaluate;
+use engine::notes::Stats;
+use engine::search::{DRAW, Limits, MATE, SearchResult, Searcher, is_mate_score, mate_in_moves};
+use engine::stages::preset;
+use engine::techniques::{Params, Techniques};
+use engine::uci::parse_position;
+
+const MATES: &str = include_str!("data/mate.epd");
+const PERFT: &str = include_str!("data/perft.epd");
+
+fn board(fen: &str) -> Board {
+    parse_fen(fen).expect("test FEN is valid")
+}
+
+fn stage(n: u32) -> Techniques {
+    preset(n).expect("stage exists")
+}
+
+/// The position of an EPD line: its first four fields.
+fn epd_board(line: &str) -> Board {
+    let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+    board(&fields.join(" "))
+}
+
+/// The positions of a perft-suite line (the FEN before the first `;`).
+fn perft_boards() -> Vec<Board> {
+    PERFT
+        .lines()
+        .map(|line| board(line.split(';').next().unwrap_or_default().trim()))
+        .collect()
+}
+
+/// `(position, N)` for every `bm #N` line of `data/mate.epd` with the given N.
+fn mates_in(n: i32) -> Vec<Board> {
+    MATES
+        .lines()
+        .filter(|line| mate_of(line) == n)
+        .map(epd_board)
+        .collect()
+}
+
+fn mate_of(line: &str) -> i32 {
+    let after = line.split("bm #").nth(1).expect("a mate line has 'bm #N'");
+    let number = after.split(';').next().unwrap_or_default().trim();
+    number.parse().expect("N is a number")
+}
+
+/// Search `pos` to `depth` with a fresh searcher and no game history.
+fn search(techniques: Techniques, pos: &Board, depth: u32) -> SearchResult {
+    search_with(techniques, pos, &[], depth)
+}
+
+fn search_with(techniques: Techniques, pos: &Board, history: &[u64], depth: u32) -> SearchResult {
+    let mut searcher = Searcher::new(techniques, Params::default());
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    searcher.search(pos, history, limits, &mut |_| {})
+}
+
+/// The arguments of a UCI `position` command: its board and the repetition keys of the game
+/// before it, as the UCI loop hands them to the search.
+fn game(position: &str) -> (Board, Vec<u64>) {
+    let args: Vec<&str> = position.split_whitespace().collect();
+    let (pos, history) = parse_position(&args).expect("test position is valid");
+    (pos, history.iter().map(position_key).collect())
+}
+
+fn is_legal(pos: &Board, result: &SearchResult) -> bool {
+    result.best_move.is_some_and(|mv| pos.is_legal(mv))
+}
+
+fn is_checkmate(pos: &Board) -> bool {
+    !pos.checkers().is_empty() && !has_legal_move(pos)
+}
+
+fn is_stalemate(pos: &Board) -> bool {
+    pos.checkers().is_empty() && !has_legal_move(pos)
+}
+
+/// Minimax written straight from the rules, as the reference negamax must
+/// match: mate scores `MATE - ply`, stalemate and the fifty-move rule score
+/// 0, and the horizon is the static evaluation. (Repetitions cannot happen
+/// within three plies of a root without history.)
+fn reference_minimax(pos: &Board, depth: u32, ply: i32) -> i32 {
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        return if pos.checkers().is_empty() {
+            DRAW
+        } else {
+            ply - MATE
+        };
+    }
+    if ply > 0 && pos.halfmove_clock() >= 100 {
+        return DRAW;
+    }
+    if depth == 0 {
+        return evaluate(pos);
+    }
+    moves
+        .iter()
+        .map(|&mv| -reference_minimax(&make_move(pos, mv), depth - 1, ply + 1))
+        .max()
+        .unwrap_or(DRAW)
+}
+
+#[test]
+fn negamax_scores_equal_a_reference_minimax() {
+    let mut positions = perft_boards();
+    positions.truncate(12);
+    positions.extend(mates_in(1));
+    for pos in &positions {
+        for depth in 1..=3 {
+            let expected = reference_minimax(pos, depth, 0);
+            let result = search(stage(3), pos, depth);
+            assert_eq!(result.score, expected, "depth {depth}: {}", to_fen(pos));
+            assert!(is_legal(pos, &result));
+        }
+    }
+}
+
+#[test]
+fn mate_in_one_is_found_at_depth_one() {
+    let positions = mates_in(1);
+    assert_eq!(positions.len(), 4);
+    for pos in &positions {
+        let result = search(stage(3), pos, 1);
+        assert_eq!(mate_in_moves(result.score), 1, "{}", to_fen(pos));
+        assert!(is_legal(pos, &result));
+        let mv = result.best_move.expect("a mating move");
+        assert!(is_checkmate(&make_move(pos, mv)), "{mv} does not mate");
+    }
+}
+
+#[test]
+fn mate_in_two_is_found_by_plain_negamax_at_depth_three() {
+    let positions = mates_in(2);
+    assert_eq!(positions.len(), 17);
+    for pos in &positions {
+        let result = search(stage(3), pos, 3);
+        assert_eq!(mate_in_moves(result.score), 2, "{}", to_fen(pos));
+        assert!(is_legal(pos, &result));
+    }
+}
+
+#[test]
+fn mated_root_has_no_move_and_a_mate_score() {
+    // Fool's mate: White is checkmated.
+    let pos = board("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+    let result = search(stage(3), &pos, 3);
+    assert_eq!(result.best_move, None);
+    assert_eq!(result.score, -MATE);
+}
+
+#[test]
+fn stalemated_root_scores_a_draw_without_a_move() {
+    let pos = board("8/8/8/8/8/6k1/6p1/6K1 w - - 0 1");
+    assert!(is_stalemate(&pos));
+    for depth in 1..=3 {
+        let result = search(stage(3), &pos, depth);
+        assert_eq!(result.best_move, None);
+        assert_eq!(result.score, DRAW);
+    }
+}
+
+/// White is a queen, rook and knight up, but in check from the rook on a5,
+/// and the only way out, Qxa5, leaves Black without a legal move.
+const ONLY_MOVE_STALEMATES: &str = "7k/2Q4p/5N1P/r7/8/2p5/2p5/K1R5 w - - 0 1";
+
+#[test]
+fn winning_side_forced_to_stalemate_scores_a_draw() {
+    let pos = board(ONLY_MOVE_STALEMATES);
+    let moves = legal_moves(&pos);
+    assert_eq!(moves.len(), 1);
+    assert!(is_stalemate(&make_move(&pos, moves[0])));
+    assert!(evaluate(&pos) > 900, "the material says White is winning");
+    for depth in 1..=3 {
+        let result = search(stage(3), &pos, depth);
+        assert_eq!(result.score, DRAW, "depth {depth}");
+        assert_eq!(result.best_move, Some(moves[0]));
+    }
+}
+
+/// Black is a queen up. In the game so far White's knight went g1-f3-g1
+/// and Black's king e8-d8-e8, so 1.Nf3 repeats a position of the game: the
+/// losing side can force a draw, and the search must see it.
+const REPETITION_GAME: &str =
+    "fen r3k3/pppq1ppp/8/8/8/8/PPP2PPP/4K1N1 w - - 0 1 moves g1f3 e8d8 f3g1 d8e8";
+
+#[test]
+fn losing_side_takes_a_draw_by_repetition() {
+    let (pos, history) = game(REPETITION_GAME);
+    for depth in 1..=3 {
+        let with_history = search_with(stage(3), &pos, &history, depth);
+        assert_eq!(with_history.score, DRAW, "depth {depth}");
+        let nf3 = engine::board::parse_uci_move(&pos, "g1f3").expect("legal");
+        assert_eq!(with_history.best_move, Some(nf3));
+        // Without the game's history there is nothing to repeat.
+        let without = search_with(stage(3), &pos, &[], depth);
+        assert!(without.score < -500, "depth {depth}: {}", without.score);
+    }
+}
+
+/// King and queen against king: winning, unless the halfmove clock is at 99
+/// and no move resets it (no pawn to push, nothing to capture, no mate in one).
+const FIFTY_MOVES: &str = "4k3/8/8/8/8/8/8/3QK3 w - - 99 80";
+
+#[test]
+fn fifty_move_rule_draws_when_no_move_resets_the_clock() {
+    let pos = board(FIFTY_MOVES);
+    for depth in 1..=3 {
+        assert_eq!(search(stage(3), &pos, depth).score, DRAW, "depth {depth}");
+    }
+    let fresh = board(&FIFTY_MOVES.replace(" 99 80", " 0 80"));
+    assert!(search(stage(3), &fresh, 2).score > 500);
+}
+
+/// A mate delivered by the hundredth half-move is still a mate.
+#[test]
+fn mate_on_the_hundredth_half_move_counts() {
+    let pos = board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 99 80");
+    let result = search(stage(3), &pos, 1);
+    assert_eq!(mate_in_moves(result.score), 1);
+    // Any other move would be a draw: the mate is the only win.
+    assert!(is_mate_score(result.score));
+}
+
+/// Counters fed by the search's notes see exactly the nodes it counts.
+#[test]
+fn stats_count_every_node() {
+    for pos in perft_boards().iter().take(6) {
+        let mut searcher = Searcher::new(stage(3), Params::default());
+        searcher.stats = Some(Stats::default());
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let result = searcher.search(pos, &[], limits, &mut |_| {});
+        let stats = searcher.stats.as_ref().expect("stats were on");
+        assert_eq!(stats.nodes + stats.qnodes, result.nodes);
+        assert_eq!(result.nodes, searcher.nodes());
+        // Plain negamax never cuts off.
+        assert_eq!(stats.cutoffs, 0);
+        assert!(stats.max_ply >= 3);
+    }
+}
+
+#[test]
+// `Limits` gains fields in later chapters; until then the update is empty.
+#[allow(clippy::needless_update)]
+fn node_limit_stops_the_search_with_a_legal_move() {
+    let pos = perft_boards()[1].clone();
+    let mut searcher = Searcher::new(stage(3), Params::default());
+    let limits = Limits {
+        depth: Some(6),
+        nodes: Some(5_000),
+        ..Limits::default()
+    };
+    let result = searcher.search(&pos, &[], limits, &mut |_| {});
+    assert!(is_legal(&pos, &result));
+    // The limit is checked at every node: the node that reaches it stops
+    // the search, and its ancestors return without searching further.
+    assert!(result.nodes <= 5_000, "{}", result.nodes);
+}
+
+#[test]
+fn a_search_stopped_before_it_starts_still_names_a_legal_move() {
+    let pos = Board::default();
+    let mut searcher = Searcher::new(stage(3), Params::default());
+    searcher
+        .control()
+        .stop
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let result = searcher.search(&pos, &[], Limits::default(), &mut |_| {});
+    assert!(is_legal(&pos, &result));
+}
+
+/// The principal variation is a sequence of legal moves starting with the
+/// best move.
+#[test]
+fn principal_variation_is_legal() {
+    for pos in perft_boards().iter().take(8) {
+        let result = search(stage(3), pos, 3);
+        assert_eq!(result.pv.first().copied(), result.best_move);
+        let mut at = pos.clone();
+        for &mv in &result.pv {
+            assert!(at.is_legal(mv), "{mv} in {}", to_fen(&at));
+            at = make_move(&at, mv);
+        }
+    }
+}
+// ANCHOR_END: stage-03-negamax--tests
+
+// ANCHOR: stage-04-alphabeta--tests
+const BK: &str = include_str!("data/bk.epd");
+
+/// The positions of `data/bk.epd` (Bratko-Kopec, 24 middlegames).
+fn bk_boards() -> Vec<Board> {
+    BK.lines().map(epd_board).collect()
+}
+
+/// Bratko-Kopec middlegames at depth 3 and the endgames and tricky
+/// positions at the top of the perft suite at depth 4: with and without
+/// alpha-beta, the root score must be identical (and alpha-beta may only
+/// ever search fewer nodes, since it visits a subset of the same tree).
+#[test]
+fn alpha_beta_never_changes_the_root_score() {
+    let mut cases: Vec<(Board, u32)> = bk_boards().into_iter().map(|b| (b, 3)).collect();
+    let endgames = [2, 3, 4, 7, 8, 9, 10, 11];
+    let perft = perft_boards();
+    cases.extend(endgames.iter().map(|&i| (perft[i].clone(), 4)));
+    assert!(cases.len() >= 30);
+    let mut minimax = stage(4);
+    minimax.alpha_beta = false;
+    for (pos, depth) in &cases {
+        let plain = search(minimax, pos, *depth);
+        let pruned = search(stage(4), pos, *depth);
+        assert_eq!(pruned.score, plain.score, "depth {depth}: {}", to_fen(pos));
+        assert!(pruned.nodes <= plain.nodes, "{}", to_fen(pos));
+    }
+}
+
+#[test]
+fn alpha_beta_finds_every_mate_in_two_and_three() {
+    for n in [2, 3] {
+        let positions = mates_in(n);
+        assert!(!positions.is_empty());
+        for pos in &positions {
+            let depth = 2 * n as u32 - 1;
+            let result = search(stage(4), pos, depth);
+            assert_eq!(mate_in_moves(result.score), n, "{}", to_fen(pos));
+            assert!(is_legal(pos, &result));
+        }
+    }
+}
+
+/// After the first move of a mate in two, every defence loses to a mate in
+/// one: the defender's search must say "mated in 1" (a negative mate).
+#[test]
+fn the_defender_sees_the_mate_coming() {
+    for pos in mates_in(2) {
+        let attack = search(stage(4), &pos, 3);
+        let first = attack.best_move.expect("a mating line starts with a move");
+        let defender = make_move(&pos, first);
+        let defence = search(stage(4), &defender, 2);
+        assert_eq!(mate_in_moves(defence.score), -1, "{}", to_fen(&defender));
+    }
+}
+
+#[test]
+fn alpha_beta_reports_cutoffs() {
+    let mut searcher = Searcher::new(stage(4), Params::default());
+    searcher.stats = Some(Stats::default());
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let result = searcher.search(&Board::default(), &[], limits, &mut |_| {});
+    let stats = searcher.stats.expect("stats were on");
+    assert!(stats.cutoffs > 0);
+    assert!(stats.first_move_cutoffs <= stats.cutoffs);
+    let rate = stats.first_move_cutoff_rate().expect("there were cutoffs");
+    assert!((0.0..=100.0).contains(&rate));
+    assert_eq!(stats.nodes + stats.qnodes, result.nodes);
+}
+// ANCHOR_END: stage-04-alphabeta--tests
+
+// ANCHOR: stage-05-quiescence--tests
+/// Positions where quiescence search as plain minimax (every capture
+/// sequence, no cutoffs) stays small: the quieter perft-suite endgames and
+/// three of the zugzwang positions. Selected by that cost, not by outcome.
+fn quiet_positions() -> Vec<Board> {
+    let perft = perft_boards();
+    let picks = [
+        2, 7, 11, 13, 14, 17, 18, 19, 20, 21, 22, 23, 41, 42, 43, 51, 52, 53, 59, 60, 122,
+    ];
+    let mut positions: Vec<Board> = picks.iter().map(|&i| perft[i].clone()).collect();
+    let zugzwang = include_str!("data/zugzwang.epd");
+    positions.extend(zugzwang.lines().take(3).map(epd_board));
+    positions
+}
+
+#[test]
+fn quiescence_with_alpha_beta_agrees_with_quiescence_as_minimax() {
+    let positions = quiet_positions();
+    assert!(positions.len() >= 20);
+    let mut minimax = stage(5);
+    minimax.alpha_beta = false;
+    for pos in &positions {
+        let plain = search(minimax, pos, 3);
+        let pruned = search(stage(5), pos, 3);
+        assert_eq!(pruned.score, plain.score, "{}", to_fen(pos));
+    }
+}
+
+/// White's queen can take a pawn on d5, but the e6 pawn takes back. At
+/// depth 1 without quiescence the capture looks like a free pawn; with it
+/// the recapture is seen.
+#[test]
+fn quiescence_sees_the_recapture() {
+    let pos = board("4k3/8/4p3/3p4/8/8/8/3QK3 w - - 0 1");
+    let naive = search(stage(4), &pos, 1);
+    let quiet = search(stage(5), &pos, 1);
+    let qxd5 = engine::board::parse_uci_move(&pos, "d1d5").expect("legal");
+    assert_eq!(
+        naive.best_move,
+        Some(qxd5),
+        "without quiescence Qxd5 looks free"
+    );
+    assert_ne!(quiet.best_move, Some(qxd5));
+    assert!(quiet.score < naive.score);
+}
+
+#[test]
+fn stalemate_is_still_a_draw_with_quiescence() {
+    let pos = board(ONLY_MOVE_STALEMATES);
+    // Depth 2 and more: the stalemated side is searched by the main search,
+    // which sees it has no moves. (At depth 1 the stalemated position is a
+    // quiescence node, which only looks at captures, like most engines.)
+    for depth in 2..=3 {
+        assert_eq!(search(stage(5), &pos, depth).score, DRAW, "depth {depth}");
+    }
+}
+
+/// A repetition or a fifty-move draw reached on the last ply of the main
+/// search is still a draw: it must not be handed to quiescence search as if
+/// it were an ordinary position.
+#[test]
+fn draws_at_the_horizon_are_seen_with_quiescence() {
+    let (pos, history) = game(REPETITION_GAME);
+    for depth in 1..=3 {
+        let result = search_with(stage(5), &pos, &history, depth);
+        assert_eq!(result.score, DRAW, "repetition, depth {depth}");
+    }
+    let pos = board(FIFTY_MOVES);
+    for depth in 1..=3 {
+        assert_eq!(
+            search(stage(5), &pos, depth).score,
+            DRAW,
+            "fifty moves, depth {depth}"
+        );
+    }
+}
+// ANCHOR_END: stage-05-quiescence--tests
+
+// ANCHOR: stage-06-iterative--tests
+use engine::search::Report;
+use engine::time::TimeBudget;
+
+/// Iterative deepening reorders moves (previous PV first) but the score of a
+/// full-window search to a fixed depth does not depend on move order.
+#[test]
+fn iterative_deepening_never_changes_the_root_score() {
+    let mut cases: Vec<(Board, u32)> = bk_boards().into_iter().map(|b| (b, 3)).collect();
+    cases.extend(quiet_positions().into_iter().take(10).map(|b| (b, 4)));
+    assert!(cases.len() >= 30);
+    let mut single = stage(6);
+    single.iterative_deepening = false;
+    for (pos, depth) in &cases {
+        let once = search(single, pos, *depth);
+        let deepening = search(stage(6), pos, *depth);
+        assert_eq!(
+            deepening.score,
+            once.score,
+            "depth {depth}: {}",
+            to_fen(pos)
+        );
+    }
+}
+
+#[test]
+fn every_iteration_is_reported_in_order() {
+    let pos = bk_boards()[0].clone();
+    let mut reports: Vec<Report> = Vec::new();
+    let mut searcher = Searcher::new(stage(6), Params::default());
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    let result = searcher.search(&pos, &[], limits, &mut |r| reports.push(r.clone()));
+    let depths: Vec<u32> = reports.iter().map(|r| r.depth).collect();
+    assert_eq!(depths, [1, 2, 3, 4]);
+    let last = reports.last().expect("reports");
+    assert_eq!(last.score, result.score);
+    assert_eq!(last.pv, result.pv);
+    assert!(reports.windows(2).all(|w| w[0].nodes <= w[1].nodes));
+}
+
+/// With a `go mate N` limit the search stops at the first depth that proves
+/// a mate in N: at depth 2N-1 at the latest (sooner when quiescence search
+/// follows the checks to the end), however deep the depth limit.
+#[test]
+fn mate_limit_stops_once_the_mate_is_proven() {
+    for pos in mates_in(2) {
+        let mut searcher = Searcher::new(stage(6), Params::default());
+        let limits = Limits {
+            mate: Some(2),
+            depth: Some(20),
+            ..Limits::default()
+        };
+        let result = searcher.search(&pos, &[], limits, &mut |_| {});
+        assert_eq!(mate_in_moves(result.score), 2, "{}", to_fen(&pos));
+        assert!(result.depth <= 3, "went on to depth {}", result.depth);
+        assert!(is_legal(&pos, &result));
+    }
+}
+
+/// The stage-6 engine on every mate in 1-3, searching depth 2N-1. Without
+/// move ordering (stage 7) quiescence search explodes in a few crowded #3
+/// positions, so each search gets `MATE_NODE_BUDGET` nodes; positions that
+/// need more are skipped and counted, never silently: at most
+/// `MAX_OVER_BUDGET` may be (2 of the 44 at the time of writing).
+const MATE_NODE_BUDGET: u64 = 3_000_000;
+const MAX_OVER_BUDGET: usize = 2;
+
+#[test]
+fn stage_six_finds_mates_within_a_node_budget() {
+    let mut over_budget = Vec::new();
+    for n in 1..=3 {
+        for pos in mates_in(n) {
+            let depth = 2 * n as u32 - 1;
+            let mut searcher = Searcher::new(stage(6), Params::default());
+            let limits = Limits {
+                depth: Some(depth),
+                nodes: Some(MATE_NODE_BUDGET),
+                ..Limits::default()
+            };
+            let result = searcher.search(&pos, &[], limits, &mut |_| {});
+            assert!(is_legal(&pos, &result));
+            if result.depth < depth {
+                over_budget.push(to_fen(&pos));
+                continue;
+            }
+            assert_eq!(mate_in_moves(result.score), n, "{}", to_fen(&pos));
+        }
+    }
+    assert!(
+        over_budget.len() <= MAX_OVER_BUDGET,
+        "over the node budget:\n{}",
+        over_budget.join("\n")
+    );
+}
+
+/// A clock-limited search with no depth limit still ends and names a legal
+/// move (how long it took is the time manager's business, tested there).
+#[test]
+fn time_limited_search_returns_a_legal_move() {
+    let pos = bk_boards()[4].clone();
+    let mut searcher = Searcher::new(stage(6), Params::default());
+    let limits = Limits {
+        time: Some(TimeBudget {
+            soft: std::time::Duration::from_millis(20),
+            hard: std::time::Duration::from_millis(50),
+        }),
+        ..Limits::default()
+    };
+    let result = searcher.search(&pos, &[], limits, &mut |_| {});
+    assert!(is_legal(&pos, &result));
+}
+// ANCHOR_END: stage-06-iterative--tests
