@@ -28,8 +28,10 @@ pub struct Options {
     /// Stage ids to check (empty: all).
     pub stages: Vec<u32>,
     /// `cargo check --workspace --all-targets` + `cargo fmt --check` for
-    /// all, full check for the newest two of the selection.
+    /// all, full check for the newest `full` of the selection.
     pub fast: bool,
+    /// With `fast`: how many of the newest stages still get a full check.
+    pub full: usize,
     pub source: Source,
     /// Keep the snapshot directories afterwards.
     pub keep: bool,
@@ -261,7 +263,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         return Err(Error("no stages to check".into()));
     }
     let full_from = if opts.fast {
-        selected.len().saturating_sub(2)
+        selected.len().saturating_sub(opts.full)
     } else {
         0
     };

@@ -65,9 +65,12 @@ enum Cmd {
         /// Stage ids (default: all).
         stages: Vec<u32>,
         /// `cargo check` + `cargo fmt --check` of every snapshot, full
-        /// check of the newest two.
+        /// check of the newest ones only (see --full).
         #[arg(long)]
         fast: bool,
+        /// With --fast: how many of the newest stages get the full check.
+        #[arg(long, default_value_t = 2)]
+        full: usize,
         /// Main commit to cut (default HEAD).
         #[arg(long, default_value = "HEAD", conflicts_with = "worktree")]
         from: String,
@@ -181,6 +184,7 @@ fn run(cli: Cli) -> Result<bool> {
         Cmd::Check {
             stages,
             fast,
+            full,
             from,
             worktree,
             keep,
@@ -188,6 +192,7 @@ fn run(cli: Cli) -> Result<bool> {
             let opts = check::Options {
                 stages,
                 fast,
+                full,
                 source: if worktree {
                     Source::Worktree
                 } else {
