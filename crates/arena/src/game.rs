@@ -13,7 +13,7 @@ use cozy_chess::{Board, Color, Move};
 use std::time::{Duration, Instant};
 
 /// How long engines may think.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Limits {
     /// A chess clock: `base` for the game plus `increment` after each move.
     Clock { base: Duration, increment: Duration },
@@ -62,12 +62,45 @@ impl Limits {
             _ => "-".to_string(),
         }
     }
+
+    /// The clock a game starts with, if these limits have one.
+    fn clock(&self) -> Option<SideClock> {
+        match *self {
+            Limits::Clock { base, increment } => Some(SideClock {
+                left: base,
+                increment,
+            }),
+            Limits::Nodes(_) | Limits::Depth(_) => None,
+        }
+    }
 }
 
-/// Everything about a game that is not the engines or the opening.
+/// The PGN tags that say how long each side could think. The same limits
+/// for both give the standard `TimeControl` tag alone. Different limits
+/// (see [`crate::uci_engine::EngineConfig::limits`]) add cutechess's
+/// `WhiteTimeControl` and `BlackTimeControl` with each side's limits as
+/// [`Limits::describe`] writes them, and `TimeControl` is `-` when neither
+/// side has a clock and `?` (no single value) otherwise.
+pub fn pgn_time_control_tags(white: &Limits, black: &Limits) -> Vec<(String, String)> {
+    if white == black {
+        return vec![("TimeControl".to_string(), white.pgn_time_control())];
+    }
+    let common = if white.clock().is_none() && black.clock().is_none() {
+        "-"
+    } else {
+        "?"
+    };
+    vec![
+        ("TimeControl".to_string(), common.to_string()),
+        ("WhiteTimeControl".to_string(), white.describe()),
+        ("BlackTimeControl".to_string(), black.describe()),
+    ]
+}
+
+/// Everything about a game that is not the engines, their limits or the
+/// opening.
 #[derive(Clone, Copy, Debug)]
 pub struct GameSettings {
-    pub limits: Limits,
     /// Extra time an engine may overstep its clock before it forfeits. It
     /// absorbs the pipe and scheduling delays that are not the engine's fault.
     pub time_margin: Duration,
@@ -186,6 +219,9 @@ pub struct GameRecord {
     pub start_fen: String,
     pub start: Board,
     pub moves: Vec<Move>,
+    /// How long each move took, as the arena measured it (`go` sent to
+    /// `bestmove` received); one entry per move in `moves`.
+    pub move_times: Vec<Duration>,
     pub termination: Termination,
 }
 
@@ -199,13 +235,16 @@ impl GameRecord {
 /// one when the last crashed, hung, or was killed.
 pub struct Player {
     pub config: EngineConfig,
+    /// How long this engine may think: its own limits or the match's.
+    pub limits: Limits,
     engine: Option<UciEngine>,
 }
 
 impl Player {
-    pub fn new(config: EngineConfig) -> Self {
+    pub fn new(config: EngineConfig, limits: Limits) -> Self {
         Self {
             config,
+            limits,
             engine: None,
         }
     }
@@ -248,26 +287,39 @@ impl Player {
     }
 }
 
-/// Remaining time of both sides in a game with a clock.
-struct Clocks {
-    left: [Duration; 2],
+/// One side's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SideClock {
+    left: Duration,
     increment: Duration,
 }
 
+/// The clocks of white and black (indexed by `Color`). A side that plays
+/// by nodes or depth has none.
+#[derive(Clone, Copy, Debug)]
+struct Clocks([Option<SideClock>; 2]);
+
 impl Clocks {
-    fn left(&self, side: Color) -> Duration {
-        self.left[side as usize]
+    fn new(white: &Limits, black: &Limits) -> Self {
+        Clocks([white.clock(), black.clock()])
+    }
+
+    fn of(&self, side: Color) -> Option<SideClock> {
+        self.0[side as usize]
     }
 
     /// Charges `elapsed` to `side`. Returns false when that oversteps the
     /// clock by more than `margin`. Time used inside the margin is lost but
     /// not punished: the clock stops at zero, then the increment is added.
+    /// A side without a clock is never charged.
     fn charge(&mut self, side: Color, elapsed: Duration, margin: Duration) -> bool {
-        let left = self.left[side as usize];
-        if elapsed > left + margin {
+        let Some(clock) = self.0[side as usize].as_mut() else {
+            return true;
+        };
+        if elapsed > clock.left + margin {
             return false;
         }
-        self.left[side as usize] = left.saturating_sub(elapsed) + self.increment;
+        clock.left = clock.left.saturating_sub(elapsed) + clock.increment;
         true
     }
 }
@@ -278,6 +330,7 @@ struct Game {
     start: Board,
     history: PositionHistory,
     moves: Vec<Move>,
+    move_times: Vec<Duration>,
     /// The moves in UCI text, for the `position` command.
     uci_moves: Vec<String>,
 }
@@ -289,6 +342,7 @@ impl Game {
             start: opening.board.clone(),
             history: PositionHistory::new(opening.board.clone()),
             moves: Vec::new(),
+            move_times: Vec::new(),
             uci_moves: Vec::new(),
         }
     }
@@ -297,12 +351,13 @@ impl Game {
         self.history.current()
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play(&mut self, mv: Move, time: Duration) {
         self.uci_moves.push(uci_move::to_uci(self.board(), mv));
         let mut next = self.board().clone();
         next.play_unchecked(mv); // `mv` was checked by `parse_uci`
         self.history.push(next);
         self.moves.push(mv);
+        self.move_times.push(time);
     }
 
     /// `position fen F moves m1 m2 ...`: always from the opening, so the
@@ -324,6 +379,7 @@ impl Game {
             start_fen: self.start_fen,
             start: self.start,
             moves: self.moves,
+            move_times: self.move_times,
             termination,
         }
     }
@@ -361,13 +417,7 @@ fn play_moves(
     black: &mut Player,
     settings: &GameSettings,
 ) -> GameRecord {
-    let mut clocks = match settings.limits {
-        Limits::Clock { base, increment } => Some(Clocks {
-            left: [base, base],
-            increment,
-        }),
-        _ => None,
-    };
+    let mut clocks = Clocks::new(&white.limits, &black.limits);
     loop {
         if let Some(outcome) = rules::adjudicate(&game.history) {
             return game.finish(Termination::Rules(outcome));
@@ -378,8 +428,8 @@ fn play_moves(
         } else {
             &mut *black
         };
-        match next_move(player, &game, clocks.as_mut(), settings) {
-            Ok(mv) => game.play(mv),
+        match next_move(player, &game, &mut clocks, settings) {
+            Ok((mv, time)) => game.play(mv, time),
             Err(failure) => {
                 return game.finish(Termination::Failure {
                     loser: side,
@@ -391,48 +441,57 @@ fn play_moves(
 }
 
 /// Asks the side to move for its move and checks time and legality.
+/// Returns the move and the time it took.
 fn next_move(
     player: &mut Player,
     game: &Game,
-    clocks: Option<&mut Clocks>,
+    clocks: &mut Clocks,
     settings: &GameSettings,
-) -> Result<Move, Failure> {
+) -> Result<(Move, Duration), Failure> {
     let side = game.board().side_to_move();
-    let (go, allowed) = match (&settings.limits, &clocks) {
-        (Limits::Clock { .. }, Some(clocks)) => (
-            go_with_clock(clocks),
-            clocks.left(side) + settings.time_margin,
-        ),
-        (Limits::Nodes(n), _) => (format!("go nodes {n}"), settings.move_timeout),
-        (Limits::Depth(d), _) => (format!("go depth {d}"), settings.move_timeout),
-        (Limits::Clock { .. }, None) => unreachable!("a clock game always has clocks"),
+    let own_clock = clocks.of(side);
+    let go = match player.limits {
+        Limits::Clock { .. } => go_with_clock(clocks),
+        Limits::Nodes(n) => format!("go nodes {n}"),
+        Limits::Depth(d) => format!("go depth {d}"),
+    };
+    let allowed = match own_clock {
+        Some(clock) => clock.left + settings.time_margin,
+        None => settings.move_timeout,
     };
     let best = player
         .go(&game.position_command(), &go, Instant::now() + allowed)
-        .map_err(|error| match (error, &clocks) {
-            (EngineError::Timeout, Some(_)) => Failure::TimeForfeit,
-            (EngineError::Timeout, None) => Failure::NoAnswer,
+        .map_err(|error| match error {
+            EngineError::Timeout if own_clock.is_some() => Failure::TimeForfeit,
+            EngineError::Timeout => Failure::NoAnswer,
             _ => Failure::Crash,
         })?;
-    if let Some(clocks) = clocks
-        && !clocks.charge(side, best.elapsed, settings.time_margin)
-    {
+    if !clocks.charge(side, best.elapsed, settings.time_margin) {
         return Err(Failure::TimeForfeit);
     }
     let text = best.text.unwrap_or_default();
-    uci_move::parse_uci(game.board(), &text).map_err(|_| Failure::IllegalMove(text))
+    let mv = uci_move::parse_uci(game.board(), &text).map_err(|_| Failure::IllegalMove(text))?;
+    Ok((mv, best.elapsed))
 }
 
-/// `go wtime W btime B winc I binc I`, all in milliseconds.
+/// `go wtime W btime B winc I binc J`, all in milliseconds. A side without
+/// a clock (it plays by nodes or depth) is left out: its opponent is told
+/// only about its own clock.
 fn go_with_clock(clocks: &Clocks) -> String {
     let ms = |d: Duration| d.as_millis();
-    format!(
-        "go wtime {} btime {} winc {} binc {}",
-        ms(clocks.left(Color::White)),
-        ms(clocks.left(Color::Black)),
-        ms(clocks.increment),
-        ms(clocks.increment)
-    )
+    let sides = [(Color::White, 'w'), (Color::Black, 'b')];
+    let mut go = "go".to_string();
+    for (color, letter) in sides {
+        if let Some(clock) = clocks.of(color) {
+            go.push_str(&format!(" {letter}time {}", ms(clock.left)));
+        }
+    }
+    for (color, letter) in sides {
+        if let Some(clock) = clocks.of(color) {
+            go.push_str(&format!(" {letter}inc {}", ms(clock.increment)));
+        }
+    }
+    go
 }
 
 #[cfg(test)]
@@ -468,25 +527,82 @@ mod tests {
 
     #[test]
     fn the_clock_allows_the_margin_and_adds_the_increment() {
-        let mut clocks = Clocks {
-            left: [Duration::from_millis(1000); 2],
-            increment: Duration::from_millis(100),
-        };
+        let tc = Limits::parse_tc("1+0.1").expect("valid");
+        let mut clocks = Clocks::new(&tc, &tc);
+        let left = |clocks: &Clocks, side| clocks.of(side).map(|c| c.left);
         let margin = Duration::from_millis(50);
         assert!(clocks.charge(Color::White, Duration::from_millis(400), margin));
-        assert_eq!(clocks.left(Color::White), Duration::from_millis(700));
+        assert_eq!(
+            left(&clocks, Color::White),
+            Some(Duration::from_millis(700))
+        );
         // 740 ms used with 700 left: inside the margin, the clock hits zero.
         assert!(clocks.charge(Color::White, Duration::from_millis(740), margin));
-        assert_eq!(clocks.left(Color::White), Duration::from_millis(100));
+        assert_eq!(
+            left(&clocks, Color::White),
+            Some(Duration::from_millis(100))
+        );
         assert!(!clocks.charge(Color::White, Duration::from_millis(151), margin));
         assert_eq!(
-            clocks.left(Color::Black),
-            Duration::from_millis(1000),
+            left(&clocks, Color::Black),
+            Some(Duration::from_millis(1000)),
             "black untouched"
         );
         assert_eq!(
             go_with_clock(&clocks),
             "go wtime 100 btime 1000 winc 100 binc 100"
+        );
+    }
+
+    #[test]
+    fn each_side_has_its_own_clock_or_none() {
+        let fast = Limits::parse_tc("2+0.02").expect("valid");
+        let slow = Limits::parse_tc("10+0.1").expect("valid");
+        let clocks = Clocks::new(&fast, &slow);
+        assert_eq!(
+            go_with_clock(&clocks),
+            "go wtime 2000 btime 10000 winc 20 binc 100"
+        );
+        // Black plays by depth: it has no clock, and white hears only of its own.
+        let mut clocks = Clocks::new(&fast, &Limits::Depth(4));
+        assert_eq!(go_with_clock(&clocks), "go wtime 2000 winc 20");
+        assert!(
+            clocks.charge(Color::Black, Duration::from_secs(3600), Duration::ZERO),
+            "a side without a clock cannot lose on time"
+        );
+        let clocks = Clocks::new(&Limits::Nodes(100), &slow);
+        assert_eq!(go_with_clock(&clocks), "go btime 10000 binc 100");
+    }
+
+    #[test]
+    fn time_control_tags_describe_both_sides() {
+        let tags = |white: &Limits, black: &Limits| -> Vec<String> {
+            pgn_time_control_tags(white, black)
+                .into_iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect()
+        };
+        let tc = Limits::parse_tc("10+0.1").expect("valid");
+        assert_eq!(tags(&tc, &tc), ["TimeControl=10+0.1"]);
+        assert_eq!(
+            tags(&Limits::Depth(4), &Limits::Depth(4)),
+            ["TimeControl=-"]
+        );
+        assert_eq!(
+            tags(&Limits::Depth(5), &Limits::Depth(4)),
+            [
+                "TimeControl=-",
+                "WhiteTimeControl=depth=5",
+                "BlackTimeControl=depth=4"
+            ]
+        );
+        assert_eq!(
+            tags(&tc, &Limits::Nodes(500)),
+            [
+                "TimeControl=?",
+                "WhiteTimeControl=10+0.1",
+                "BlackTimeControl=nodes=500"
+            ]
         );
     }
 
@@ -523,7 +639,7 @@ mod tests {
             game.position_command(),
             "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
         );
-        game.play("e2e4".parse().expect("valid"));
+        game.play("e2e4".parse().expect("valid"), Duration::ZERO);
         assert!(game.position_command().ends_with(" moves e2e4"));
     }
 }

@@ -9,13 +9,18 @@
 //! - [`runner`]: a match of game pairs on worker threads;
 //! - [`stats`]: Elo, normalized Elo, pentanomial SPRT;
 //! - [`pgn`], [`summary`]: what a match writes;
+//! - [`json`], [`record`], [`bookgen`]: reading a summary back, recording it
+//!   in a stage manifest, and the book's tables made from the manifests;
 //! - [`mover`]: a random-moving UCI engine used as a test opponent.
 
 pub mod book;
+pub mod bookgen;
 pub mod game;
+pub mod json;
 pub mod mover;
 pub mod pgn;
 pub mod prng;
+pub mod record;
 pub mod rules;
 pub mod runner;
 pub mod san;

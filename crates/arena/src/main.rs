@@ -2,7 +2,8 @@
 
 use arena::book;
 use arena::game::{GameSettings, Limits, Termination};
-use arena::runner::{FinishedGame, MatchConfig, MatchState, PgnContext, run_match};
+use arena::record::TableKind;
+use arena::runner::{FinishedGame, MatchConfig, MatchState, PgnContext, resolve_limits, run_match};
 use arena::stats::{Pentanomial, Sprt};
 use arena::summary::{Summary, progress_line, statistics_text};
 use arena::uci_engine::EngineConfig;
@@ -32,20 +33,78 @@ enum Command {
     Stats(StatsArgs),
     /// Run a UCI engine that plays random legal moves (a test opponent).
     Mover,
+    /// Record a match's --json summary as the [sprt] or [reliability] table
+    /// of a stage manifest.
+    Record(RecordArgs),
+    /// Print one recorded value of a manifest (scripts/sprt reads the
+    /// command to repeat this way).
+    Show(ShowArgs),
+    /// Write the book's result tables (one Markdown file per recorded table)
+    /// from the stage manifests, or check that they are up to date.
+    Book(BookArgs),
 }
 
 #[derive(Args)]
-#[command(group(ArgGroup::new("limit").required(true).args(["tc", "nodes", "depth"])))]
+#[command(
+    after_help = "Example:\n  arena record --json target/sprt/stage-05.json --manifest stages/05-quiescence.toml"
+)]
+struct RecordArgs {
+    /// The summary written by `arena match --json`.
+    #[arg(long, value_name = "FILE")]
+    json: PathBuf,
+    /// The stage manifest to update (stages/NN-slug.toml).
+    #[arg(long, value_name = "FILE")]
+    manifest: PathBuf,
+    /// The table to write: sprt (a test against the previous stage) or
+    /// reliability (a self-play failure count).
+    #[arg(long, default_value = "sprt", value_parser = TableKind::parse)]
+    table: TableKind,
+    /// The commit the engine was built from. Default: `git rev-parse HEAD`
+    /// in the manifest's folder now, plus `-dirty` if tracked files differ.
+    #[arg(long, value_name = "HASH")]
+    commit: Option<String>,
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    #[arg(long, value_name = "FILE")]
+    manifest: PathBuf,
+    #[arg(long, default_value = "sprt", value_parser = TableKind::parse)]
+    table: TableKind,
+    /// The key to print (a string or number), e.g. command.
+    #[arg(long, default_value = "command")]
+    key: String,
+}
+
+#[derive(Args)]
+struct BookArgs {
+    /// The folder of stage manifests.
+    #[arg(long, value_name = "DIR", default_value = "stages")]
+    manifests: PathBuf,
+    /// Where the Markdown files go.
+    #[arg(long, value_name = "DIR", default_value = "book/src/generated")]
+    out: PathBuf,
+    /// Write nothing; fail if a file is missing, out of date or left over.
+    #[arg(long)]
+    check: bool,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("limit").args(["tc", "nodes", "depth"])))]
 #[command(
     after_help = "Example:\n  arena match \\\n    --engine cmd=target/release/cb2026,name=stage5,option.Stage=5 \\\n    --engine cmd=target/release/cb2026,name=stage6,option.Stage=6 \\\n    --tc 1+0.01 --book crates/arena/books/noob_3moves_sample.epd \\\n    --games 200 --concurrency 2 --seed 1 --pgn out.pgn --json out.json \\\n    --sprt elo0=0,elo1=10,alpha=0.05,beta=0.05"
 )]
 struct MatchArgs {
     /// An engine: cmd=PROGRAM[,name=NAME][,arg=ARG]...[,option.NAME=VALUE]...
-    /// Give it exactly twice; results are reported for the first. The same
-    /// program may appear twice with different options.
+    /// [,tc=BASE+INC|,nodes=N|,depth=N]. Give it exactly twice; results are
+    /// reported for the first. The same program may appear twice with
+    /// different options. tc=, nodes= or depth= give this engine its own
+    /// limits, overriding --tc, --nodes or --depth.
     #[arg(long = "engine", value_name = "SPEC", required = true, value_parser = EngineConfig::parse)]
     engines: Vec<EngineConfig>,
-    /// Time control BASE[+INC] in seconds, e.g. 10+0.1.
+    /// Time control BASE[+INC] in seconds, e.g. 10+0.1, for engines without
+    /// limits of their own. One of --tc, --nodes and --depth is needed
+    /// unless both engines have their own.
     #[arg(long, value_name = "BASE+INC", value_parser = Limits::parse_tc)]
     tc: Option<Limits>,
     /// Fixed nodes per move (`go nodes N`) instead of a clock.
@@ -127,6 +186,9 @@ fn main() -> ExitCode {
         }
         Command::Mover => arena::mover::run(std::io::stdin().lock(), std::io::stdout().lock())
             .map_err(|e| e.to_string()),
+        Command::Record(args) => record_command(&args),
+        Command::Show(args) => show_command(&args),
+        Command::Book(args) => book_command(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -135,6 +197,80 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn record_command(args: &RecordArgs) -> Result<(), String> {
+    let read = |path: &PathBuf| {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let summary = arena::json::parse(&read(&args.json)?)
+        .map_err(|e| format!("{}: {e}", args.json.display()))?;
+    let commit = match &args.commit {
+        Some(commit) => commit.clone(),
+        None => {
+            let dir = args
+                .manifest
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(std::path::Path::new("."));
+            arena::record::git_commit(dir)?
+        }
+    };
+    let text = arena::record::record(&read(&args.manifest)?, &summary, args.table, &commit)
+        .map_err(|e| format!("{}: {e}", args.json.display()))?;
+    std::fs::write(&args.manifest, text)
+        .map_err(|e| format!("cannot write {}: {e}", args.manifest.display()))?;
+    println!(
+        "recorded [{}] in {} (commit {commit})",
+        args.table.name(),
+        args.manifest.display()
+    );
+    Ok(())
+}
+
+fn show_command(args: &ShowArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.manifest)
+        .map_err(|e| format!("cannot read {}: {e}", args.manifest.display()))?;
+    let doc: toml_edit::DocumentMut = text
+        .parse()
+        .map_err(|e| format!("{}: not valid TOML: {e}", args.manifest.display()))?;
+    let table = args.table.name();
+    let item = doc
+        .get(table)
+        .and_then(|t| t.get(&args.key))
+        .ok_or_else(|| format!("{} has no {table}.{}", args.manifest.display(), args.key))?;
+    match item.as_str() {
+        Some(s) => println!("{s}"),
+        None => println!("{}", item.to_string().trim()),
+    }
+    Ok(())
+}
+
+fn book_command(args: &BookArgs) -> Result<(), String> {
+    let files = arena::bookgen::generate(&args.manifests)?;
+    if args.check {
+        let problems = arena::bookgen::stale(&files, &args.out);
+        if !problems.is_empty() {
+            return Err(format!(
+                "the book's result tables in {} are stale:\n  {}\nrun `arena book --manifests {} --out {}`",
+                args.out.display(),
+                problems.join("\n  "),
+                args.manifests.display(),
+                args.out.display()
+            ));
+        }
+        println!(
+            "{} result tables in {} are up to date",
+            files.len(),
+            args.out.display()
+        );
+    } else {
+        arena::bookgen::write(&files, &args.out)?;
+        for file in &files {
+            println!("{}", args.out.join(&file.name).display());
+        }
+    }
+    Ok(())
 }
 
 /// `elo0=X,elo1=Y[,alpha=A][,beta=B]`.
@@ -185,7 +321,7 @@ fn run_match_command(args: MatchArgs) -> Result<(), String> {
         site: "?".to_string(),
         date: arena::pgn::today(),
         names: names.clone(),
-        time_control: config.settings.limits.pgn_time_control(),
+        limits: config.limits,
     };
     let mut pgn_file = match &args.pgn {
         Some(path) => Some(
@@ -207,10 +343,17 @@ fn run_match_command(args: MatchArgs) -> Result<(), String> {
         Ok(())
     })?;
     progress.finish();
+    let options = config.engines.clone().map(|e| {
+        e.options
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect()
+    });
     let summary = Summary {
         engines: names,
+        options,
         command: command_line(),
-        limits: config.settings.limits.describe(),
+        limits: config.limits,
         book: args.book.as_ref().map(|p| p.display().to_string()),
         seed: args.seed,
         sprt: config.sprt,
@@ -231,13 +374,14 @@ fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
         .clone()
         .try_into()
         .map_err(|_| format!("give --engine exactly twice (got {})", args.engines.len()))?;
-    // clap's argument group guarantees exactly one of the three.
-    let limits = match (args.tc, args.nodes, args.depth) {
-        (Some(clock), _, _) => clock,
-        (None, Some(nodes), _) => Limits::Nodes(nodes),
-        (None, None, Some(depth)) => Limits::Depth(depth),
-        (None, None, None) => return Err("give one of --tc, --nodes or --depth".to_string()),
+    // clap's argument group allows at most one of the three.
+    let default = match (args.tc, args.nodes, args.depth) {
+        (Some(clock), _, _) => Some(clock),
+        (None, Some(nodes), _) => Some(Limits::Nodes(nodes)),
+        (None, None, Some(depth)) => Some(Limits::Depth(depth)),
+        (None, None, None) => None,
     };
+    let limits = resolve_limits(&engines, default)?;
     let timeout = Duration::try_from_secs_f64(args.timeout)
         .ok()
         .filter(|t| !t.is_zero())
@@ -253,8 +397,8 @@ fn match_config(args: &MatchArgs) -> Result<MatchConfig, String> {
     };
     Ok(MatchConfig {
         engines,
+        limits,
         settings: GameSettings {
-            limits,
             time_margin: Duration::from_millis(args.time_margin),
             ready_timeout: timeout,
             move_timeout: timeout,

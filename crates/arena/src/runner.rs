@@ -5,10 +5,15 @@
 //! black in game `2i+2`. Each worker thread has its own two engine
 //! processes and plays whole pairs, so `--concurrency N` runs N games at
 //! once. Results come back to the calling thread over a channel; that thread
-//! does all bookkeeping and calls `on_game` for every finished game.
+//! does all bookkeeping and calls `on_game` for every finished game. A
+//! worker starts its next pair only once its last one has been counted, so
+//! no worker starts a pair after the SPRT has decided.
 
 use crate::book::Opening;
-use crate::game::{Failure, GameRecord, GameResult, GameSettings, Player, Termination, play_game};
+use crate::game::{
+    Failure, GameRecord, GameResult, GameSettings, Limits, Player, Termination,
+    pgn_time_control_tags, play_game,
+};
 use crate::stats::{Outcome, Pentanomial, Sprt, Trinomial, Verdict};
 use crate::uci_engine::{EngineConfig, UciEngine};
 use cozy_chess::Color;
@@ -16,12 +21,15 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Duration;
 
 /// Everything a match needs.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// Engine 1 and engine 2. Results are reported for engine 1.
     pub engines: [EngineConfig; 2],
+    /// How long engine 1 and engine 2 may think (see [`resolve_limits`]).
+    pub limits: [Limits; 2],
     pub settings: GameSettings,
     /// Openings in schedule order (see [`crate::book::schedule`]).
     pub openings: Vec<Opening>,
@@ -61,6 +69,53 @@ impl FinishedGame {
     }
 }
 
+/// Each engine's limits: its own (`tc=`, `nodes=`, `depth=` in its spec)
+/// or else the match's (`--tc`, `--nodes`, `--depth`), as in cutechess.
+/// An error names the engine that has neither.
+pub fn resolve_limits(
+    engines: &[EngineConfig; 2],
+    default: Option<Limits>,
+) -> Result<[Limits; 2], String> {
+    let resolve = |engine: &EngineConfig| {
+        engine.limits.or(default).ok_or_else(|| {
+            format!(
+                "engine {} has no limits: give one of --tc, --nodes or --depth, \
+                 or tc=, nodes= or depth= in its --engine spec",
+                engine.name
+            )
+        })
+    };
+    Ok([resolve(&engines[0])?, resolve(&engines[1])?])
+}
+
+/// How long one engine thought, over all its moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ThinkingTime {
+    /// Moves played.
+    pub moves: u64,
+    /// Time for all of them.
+    pub total: Duration,
+    /// The longest single move.
+    pub longest: Duration,
+}
+
+impl ThinkingTime {
+    fn add(&mut self, time: Duration) {
+        self.moves += 1;
+        self.total += time;
+        self.longest = self.longest.max(time);
+    }
+
+    /// Mean time per move in milliseconds (NaN before the first move).
+    pub fn mean_ms(&self) -> f64 {
+        if self.moves == 0 {
+            f64::NAN
+        } else {
+            self.total.as_secs_f64() * 1000.0 / self.moves as f64
+        }
+    }
+}
+
 /// Losses by failure, for one engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FailureCounts {
@@ -81,6 +136,8 @@ pub struct MatchState {
     pub penta: Pentanomial,
     /// Failures of engine 1 and engine 2.
     pub failures: [FailureCounts; 2],
+    /// Thinking time of engine 1 and engine 2.
+    pub thinking: [ThinkingTime; 2],
     /// The SPRT's LLR and verdict after the last complete pair.
     pub llr: Option<f64>,
     pub verdict: Option<Verdict>,
@@ -93,6 +150,11 @@ impl MatchState {
         let outcome = game.outcome_for_engine1();
         self.games += 1;
         self.trinomial.add(outcome);
+        let mut side = game.record.start.side_to_move();
+        for &time in &game.record.move_times {
+            self.thinking[game.engine_of(side)].add(time);
+            side = !side;
+        }
         if let Termination::Failure { loser, failure } = &game.record.termination {
             let counts = &mut self.failures[game.engine_of(*loser)];
             match failure {
@@ -139,7 +201,7 @@ pub fn run_match(
     let pairs = config.games / 2;
     let next_pair = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = mpsc::channel::<FinishedGame>();
+    let (sender, receiver) = mpsc::channel::<Report>();
     let mut state = MatchState {
         llr: config.sprt.map(|_| 0.0),
         verdict: config.sprt.map(|_| Verdict::Inconclusive),
@@ -153,7 +215,7 @@ pub fn run_match(
             scope.spawn(move || play_pairs(config, pairs, next_pair, stop, &sender));
         }
         drop(sender); // the loop below ends when every worker has finished
-        for game in receiver {
+        for Report { game, counted } in receiver {
             state.record(&game, config.sprt.as_ref());
             if let Err(e) = on_game(&game, &state) {
                 error.get_or_insert(e);
@@ -161,6 +223,11 @@ pub fn run_match(
             }
             if state.decided() {
                 stop.store(true, Ordering::Relaxed);
+            }
+            if let Some(counted) = counted {
+                // The worker may take its next pair now; `stop` is set if
+                // this pair decided the match.
+                let _ = counted.send(());
             }
         }
     });
@@ -191,16 +258,31 @@ fn check(config: &MatchConfig) -> Result<(), String> {
     Ok(())
 }
 
+/// A finished game on its way from a worker to the collecting thread.
+struct Report {
+    game: FinishedGame,
+    /// With the second game of a pair: signalled once the pair is counted.
+    counted: Option<mpsc::Sender<()>>,
+}
+
 /// A worker: takes the next pair until none are left or the match stops.
+/// After a pair it waits until the pair has been counted, so it never
+/// starts a pair after the one that decided the SPRT: with one worker the
+/// match stops exactly there; with more, only pairs that other workers had
+/// already started are added (and cannot change the verdict).
 fn play_pairs(
     config: &MatchConfig,
     pairs: u32,
     next_pair: &AtomicU32,
     stop: &AtomicBool,
-    results: &mpsc::Sender<FinishedGame>,
+    results: &mpsc::Sender<Report>,
 ) {
     let [first, second] = config.engines.clone();
-    let mut players = [Player::new(first), Player::new(second)];
+    let [first_limits, second_limits] = config.limits;
+    let mut players = [
+        Player::new(first, first_limits),
+        Player::new(second, second_limits),
+    ];
     while !stop.load(Ordering::Relaxed) {
         let pair = next_pair.fetch_add(1, Ordering::Relaxed);
         if pair >= pairs {
@@ -224,8 +306,19 @@ fn play_pairs(
                 engine1_white,
                 record,
             };
-            if results.send(game).is_err() {
+            let (counted, wait) = if engine1_white {
+                (None, None)
+            } else {
+                let (sender, receiver) = mpsc::channel();
+                (Some(sender), Some(receiver))
+            };
+            if results.send(Report { game, counted }).is_err() {
                 return; // the collecting thread is gone
+            }
+            if let Some(wait) = wait
+                && wait.recv().is_err()
+            {
+                return;
             }
         }
     }
@@ -239,8 +332,8 @@ pub struct PgnContext {
     pub date: String,
     /// Names of engine 1 and engine 2.
     pub names: [String; 2],
-    /// The `TimeControl` tag value.
-    pub time_control: String,
+    /// Limits of engine 1 and engine 2, for the `TimeControl` tags.
+    pub limits: [Limits; 2],
 }
 
 impl FinishedGame {
@@ -249,6 +342,7 @@ impl FinishedGame {
         let record = &self.record;
         let result = record.result().pgn();
         let name = |color| context.names[self.engine_of(color)].clone();
+        let limits = |color| context.limits[self.engine_of(color)];
         let mut headers = vec![
             ("Event".to_string(), context.event.clone()),
             ("Site".to_string(), context.site.clone()),
@@ -262,7 +356,10 @@ impl FinishedGame {
             headers.push(("SetUp".to_string(), "1".to_string()));
             headers.push(("FEN".to_string(), record.start_fen.clone()));
         }
-        headers.push(("TimeControl".to_string(), context.time_control.clone()));
+        headers.extend(pgn_time_control_tags(
+            &limits(Color::White),
+            &limits(Color::Black),
+        ));
         headers.push((
             "Termination".to_string(),
             record.termination.pgn_termination().to_string(),
@@ -295,6 +392,7 @@ mod tests {
                 start_fen: start.fen,
                 start: start.board,
                 moves: Vec::new(),
+                move_times: Vec::new(),
                 termination,
             },
         }
@@ -352,6 +450,52 @@ mod tests {
                 state.trinomial.losses
             ),
             (1, 1, 2)
+        );
+    }
+
+    #[test]
+    fn thinking_time_goes_to_the_engine_that_moved() {
+        let ms = Duration::from_millis;
+        let mut state = MatchState::default();
+        // Engine 1 has black: white's moves (10, 30 ms) are engine 2's.
+        let mut g = game(0, false, DRAW);
+        g.record.move_times = vec![ms(10), ms(20), ms(30)];
+        state.record(&g, None);
+        // A book position with black to move, engine 1 white: its first
+        // move is black's, so it belongs to engine 2.
+        let mut g = game(1, true, DRAW);
+        g.record.start = "4k3/8/8/8/8/8/8/4K3 b - - 0 1".parse().expect("valid");
+        g.record.move_times = vec![ms(100), ms(7)];
+        state.record(&g, None);
+        assert_eq!(
+            state.thinking[0],
+            ThinkingTime {
+                moves: 2,
+                total: ms(27),
+                longest: ms(20)
+            }
+        );
+        assert_eq!(state.thinking[1].moves, 3);
+        assert_eq!(state.thinking[1].longest, ms(100));
+        assert!((state.thinking[1].mean_ms() - 140.0 / 3.0).abs() < 1e-9);
+        assert!(ThinkingTime::default().mean_ms().is_nan());
+    }
+
+    #[test]
+    fn engines_take_their_own_limits_or_the_default() {
+        let engine = |spec: &str| EngineConfig::parse(spec).expect("valid");
+        let both = [engine("cmd=a,name=a,depth=5"), engine("cmd=b,name=b")];
+        let clock = Limits::parse_tc("1+0.01").expect("valid");
+        assert_eq!(
+            resolve_limits(&both, Some(clock)),
+            Ok([Limits::Depth(5), clock])
+        );
+        let error = resolve_limits(&both, None).expect_err("b has none");
+        assert!(error.contains("engine b has no limits"), "{error}");
+        let own = [engine("cmd=a,depth=5"), engine("cmd=b,nodes=9")];
+        assert_eq!(
+            resolve_limits(&own, None),
+            Ok([Limits::Depth(5), Limits::Nodes(9)])
         );
     }
 

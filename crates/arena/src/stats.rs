@@ -174,6 +174,7 @@ pub fn mean_and_variance(values: &[f64], probs: &[f64]) -> (f64, f64) {
     (mean, variance)
 }
 
+// ANCHOR: estimate
 /// Elo from samples that each score `values[i]` per game, `counts[i]` times.
 /// A sample is `games_per_sample` games (2 for a pair): the per-game spread
 /// that nElo divides by is the sample's spread times sqrt(games_per_sample).
@@ -199,6 +200,7 @@ fn estimate(values: &[f64], counts: &[u64], games_per_sample: f64) -> Option<Elo
         nelo_error: Z_95 * standard_error / sigma_per_game * NELO_PER_T,
     })
 }
+// ANCHOR_END: estimate
 
 /// SPRT settings: H0 is nElo = `elo0`, H1 is nElo = `elo1`; `alpha` and
 /// `beta` are the wanted false-positive and false-negative rates.
@@ -250,6 +252,7 @@ impl Sprt {
         })
     }
 
+    // ANCHOR: bounds
     /// Accept H0 when the LLR falls to this: `ln(beta / (1 - alpha))`.
     pub fn lower_bound(&self) -> f64 {
         (self.beta / (1.0 - self.alpha)).ln()
@@ -259,6 +262,7 @@ impl Sprt {
     pub fn upper_bound(&self) -> f64 {
         ((1.0 - self.beta) / self.alpha).ln()
     }
+    // ANCHOR_END: bounds
 
     /// The LLR of these pairs for this test.
     pub fn llr(&self, penta: &Pentanomial) -> f64 {
@@ -277,6 +281,7 @@ impl Sprt {
     }
 }
 
+// ANCHOR: llr_pentanomial
 /// Generalized LLR of H1 (nElo = `nelo1`) against H0 (nElo = `nelo0`) for
 /// game pairs. Zero before the first pair.
 pub fn llr_pentanomial(penta: &Pentanomial, nelo0: f64, nelo1: f64) -> f64 {
@@ -290,6 +295,7 @@ pub fn llr_pentanomial(penta: &Pentanomial, nelo0: f64, nelo1: f64) -> f64 {
     let t1 = nelo1 / NELO_PER_T * SQRT_2;
     llr_for_t_values(&PENTANOMIAL_SCORES, &penta.counts, t0, t1)
 }
+// ANCHOR_END: llr_pentanomial
 
 /// Generalized LLR for independent games (the trinomial model). The arena
 /// uses pairs; this exists to check our numbers against published ones.

@@ -1,6 +1,7 @@
 //! The end-of-match report, as text for people and JSON for tools.
 
-use crate::runner::{FailureCounts, MatchState};
+use crate::game::Limits;
+use crate::runner::{FailureCounts, MatchState, ThinkingTime};
 use crate::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 
 /// What a match was and what came out of it.
@@ -8,10 +9,12 @@ use crate::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
 pub struct Summary {
     /// Names of engine 1 and engine 2.
     pub engines: [String; 2],
+    /// The UCI options each engine was given, as `NAME=VALUE`.
+    pub options: [Vec<String>; 2],
     /// The command line that ran the match.
     pub command: String,
-    /// `10+0.1`, `nodes=2000` or `depth=2`.
-    pub limits: String,
+    /// Limits of engine 1 and engine 2.
+    pub limits: [Limits; 2],
     pub book: Option<String>,
     pub seed: u64,
     pub sprt: Option<Sprt>,
@@ -25,7 +28,7 @@ impl Summary {
         let games = &self.state.trinomial;
         let mut text = format!(
             "Match     {one} vs {two}, {}, book {}, seed {}\n",
-            self.limits,
+            self.limits_text(),
             self.book.as_deref().unwrap_or("(start position)"),
             self.seed
         );
@@ -41,10 +44,34 @@ impl Summary {
             _ => None,
         };
         text.push_str(&statistics_text(&self.state.penta, test));
+        let times: Vec<String> = self
+            .engines
+            .iter()
+            .zip(&self.state.thinking)
+            .map(|(name, time)| format!("{name} {}", thinking_text(time)))
+            .collect();
+        text.push_str(&format!("Time      {}\n", times.join(", ")));
         for (name, failures) in self.engines.iter().zip(&self.state.failures) {
             text.push_str(&format!("Failures  {name}: {}\n", failures_text(failures)));
         }
         text
+    }
+
+    /// `depth=4` when both engines have the same limits, else
+    /// `stage4 depth=5, stage3 depth=4`.
+    pub fn limits_text(&self) -> String {
+        let [one, two] = &self.limits;
+        if one == two {
+            one.describe()
+        } else {
+            format!(
+                "{} {}, {} {}",
+                self.engines[0],
+                one.describe(),
+                self.engines[1],
+                two.describe()
+            )
+        }
     }
 
     /// The summary as one JSON object (see the crate README for the fields).
@@ -56,6 +83,9 @@ impl Summary {
         let per_engine = |pick: fn(&FailureCounts) -> u64| {
             format!("[{}, {}]", pick(&s.failures[0]), pick(&s.failures[1]))
         };
+        let thinking = |pick: fn(&ThinkingTime) -> String| {
+            format!("[{}, {}]", pick(&s.thinking[0]), pick(&s.thinking[1]))
+        };
         let fields = [
             (
                 "engines",
@@ -65,8 +95,23 @@ impl Summary {
                     json_string(&self.engines[1])
                 ),
             ),
+            (
+                "options",
+                format!(
+                    "[{}, {}]",
+                    json_string_list(&self.options[0]),
+                    json_string_list(&self.options[1])
+                ),
+            ),
             ("command", json_string(&self.command)),
-            ("limits", json_string(&self.limits)),
+            (
+                "limits",
+                format!(
+                    "[{}, {}]",
+                    json_string(&self.limits[0].describe()),
+                    json_string(&self.limits[1].describe())
+                ),
+            ),
             (
                 "book",
                 self.book.as_deref().map_or("null".to_string(), json_string),
@@ -104,6 +149,15 @@ impl Summary {
             ("illegal_moves", per_engine(|f| f.illegal_moves)),
             ("crashes", per_engine(|f| f.crashes)),
             ("no_answers", per_engine(|f| f.no_answers)),
+            ("moves", thinking(|t| t.moves.to_string())),
+            (
+                "time_per_move_ms",
+                thinking(|t| json_number(round_to(t.mean_ms(), 1))),
+            ),
+            (
+                "longest_move_ms",
+                thinking(|t| t.longest.as_millis().to_string()),
+            ),
         ];
         let body: Vec<String> = fields
             .iter()
@@ -173,6 +227,24 @@ pub fn progress_line(state: &MatchState, sprt: Option<&Sprt>) -> String {
     line
 }
 
+/// `41.2 ms/move (longest 812 ms)`.
+fn thinking_text(t: &ThinkingTime) -> String {
+    if t.moves == 0 {
+        return "no moves".to_string();
+    }
+    format!(
+        "{:.1} ms/move (longest {} ms)",
+        t.mean_ms(),
+        t.longest.as_millis()
+    )
+}
+
+/// `x` rounded to `decimals` places (NaN and infinities unchanged).
+pub fn round_to(x: f64, decimals: i32) -> f64 {
+    let scale = 10f64.powi(decimals);
+    (x * scale).round() / scale
+}
+
 fn failures_text(f: &FailureCounts) -> String {
     format!(
         "{} time forfeits, {} illegal moves, {} crashes, {} no answers",
@@ -205,6 +277,12 @@ pub fn json_number(x: f64) -> String {
     } else {
         "null".to_string()
     }
+}
+
+/// `["a", "b"]`.
+fn json_string_list(items: &[String]) -> String {
+    let items: Vec<String> = items.iter().map(|item| json_string(item)).collect();
+    format!("[{}]", items.join(", "))
 }
 
 /// A JSON string literal with the required escapes.

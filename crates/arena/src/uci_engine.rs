@@ -7,6 +7,7 @@
 //! from when the line really arrived, not from when we got round to it.
 //! The engine's standard error is discarded.
 
+use crate::game::Limits;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -24,17 +25,23 @@ pub struct EngineConfig {
     pub args: Vec<String>,
     /// UCI options, sent as `setoption name X value Y` in this order.
     pub options: Vec<(String, String)>,
+    /// This engine's own limits (`tc=`, `nodes=` or `depth=` in its spec),
+    /// which override the match's `--tc`, `--nodes` or `--depth`.
+    pub limits: Option<Limits>,
 }
 
 impl EngineConfig {
     /// Parses `cmd=PATH,name=NAME,arg=A,option.X=Y,...`. `cmd` is
     /// required; `name` defaults to the program's file name; `arg` and
-    /// `option.*` may repeat. Values cannot contain commas.
+    /// `option.*` may repeat. At most one of `tc=BASE+INC`, `nodes=N` and
+    /// `depth=N` gives the engine limits of its own (as in cutechess).
+    /// Values cannot contain commas.
     pub fn parse(spec: &str) -> Result<Self, String> {
         let mut cmd = None;
         let mut name = None;
         let mut args = Vec::new();
         let mut options = Vec::new();
+        let mut limits = None;
         for part in spec.split(',').filter(|part| !part.is_empty()) {
             let Some((key, value)) = part.split_once('=') else {
                 return Err(format!("expected key=value, got {part:?} in {spec:?}"));
@@ -43,13 +50,21 @@ impl EngineConfig {
                 "cmd" => cmd = Some(value.to_string()),
                 "name" => name = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
+                "tc" | "nodes" | "depth" => {
+                    if limits.is_some() {
+                        return Err(format!(
+                            "engine {spec:?}: give at most one of tc=, nodes= and depth="
+                        ));
+                    }
+                    limits = Some(parse_limit(key, value)?);
+                }
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() => {
                         options.push((option.to_string(), value.to_string()))
                     }
                     _ => {
                         return Err(format!(
-                            "unknown engine key {key:?} (use cmd, name, arg or option.NAME)"
+                            "unknown engine key {key:?} (use cmd, name, arg, tc, nodes, depth or option.NAME)"
                         ));
                     }
                 },
@@ -64,7 +79,29 @@ impl EngineConfig {
             cmd,
             args,
             options,
+            limits,
         })
+    }
+}
+
+/// `tc=BASE+INC`, `nodes=N` or `depth=N` of an engine spec.
+fn parse_limit(key: &str, value: &str) -> Result<Limits, String> {
+    let positive = |what: &str| -> Result<u64, String> {
+        value
+            .parse::<u64>()
+            .ok()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| format!("{what}= needs a positive whole number, got {value:?}"))
+    };
+    match key {
+        "tc" => Limits::parse_tc(value),
+        "nodes" => positive("nodes").map(Limits::Nodes),
+        _ => {
+            let depth = positive("depth")?;
+            u32::try_from(depth)
+                .map(Limits::Depth)
+                .map_err(|_| format!("depth= is too large: {value}"))
+        }
     }
 }
 
@@ -280,6 +317,36 @@ mod tests {
             EngineConfig::parse("cmd=/usr/bin/python3,arg=-u,arg=engine.py").expect("valid spec");
         assert_eq!(config.name, "python3", "name defaults to the file name");
         assert_eq!(config.args, vec!["-u", "engine.py"]);
+        assert_eq!(config.limits, None);
+    }
+
+    #[test]
+    fn parses_per_engine_limits() {
+        let limits = |spec: &str| EngineConfig::parse(spec).map(|c| c.limits);
+        assert_eq!(limits("cmd=a,depth=5"), Ok(Some(Limits::Depth(5))));
+        assert_eq!(
+            limits("cmd=a,nodes=20000,name=x"),
+            Ok(Some(Limits::Nodes(20000)))
+        );
+        assert_eq!(
+            limits("cmd=a,tc=10+0.1,option.Stage=6"),
+            Ok(Some(Limits::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }))
+        );
+        for bad in [
+            "cmd=a,depth=0",
+            "cmd=a,depth=-1",
+            "cmd=a,depth=x",
+            "cmd=a,nodes=",
+            "cmd=a,tc=0+1",
+            "cmd=a,depth=3,nodes=10",
+            "cmd=a,depth=3,depth=4",
+            "cmd=a,depth=99999999999",
+        ] {
+            assert!(EngineConfig::parse(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -301,6 +368,7 @@ mod tests {
             cmd: "sh".to_string(),
             args: vec!["-c".to_string(), script.to_string()],
             options: Vec::new(),
+            limits: None,
         }
     }
 

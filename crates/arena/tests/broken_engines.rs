@@ -217,6 +217,23 @@ fn the_sprt_stops_a_lopsided_match_early() {
     assert_eq!(state.verdict, Some(arena::stats::Verdict::H1Accepted));
     assert!(state.games < 400, "stopped after {} games", state.games);
     assert_eq!(state.games % 2, 0, "whole pairs only");
+    let sprt = config.sprt.expect("set");
     let llr = state.llr.expect("an SPRT was run");
-    assert!(llr >= config.sprt.expect("set").upper_bound());
+    assert!(llr >= sprt.upper_bound());
+    // With one worker the match ends with the very pair that decided it:
+    // every pair is won twice, so that is the first count of WW pairs whose
+    // LLR reaches the bound.
+    let deciding_pairs = (1..)
+        .find(|&pairs| {
+            let penta = arena::stats::Pentanomial {
+                counts: [0, 0, 0, 0, pairs],
+            };
+            sprt.llr(&penta) >= sprt.upper_bound()
+        })
+        .expect("the bound is reached");
+    assert_eq!(
+        state.games,
+        2 * deciding_pairs,
+        "no pair after the decision"
+    );
 }

@@ -221,3 +221,140 @@ fn stats_prints_elo_and_the_verdict() {
     ]);
     assert!(String::from_utf8_lossy(&output.stdout).contains("H1 accepted"));
 }
+
+/// A mover that logs every command it receives to `log` (through `tee`),
+/// as an engine spec; `limits` is appended to the spec.
+fn logging_mover_spec(name: &str, log: &std::path::Path, limits: &str) -> String {
+    format!(
+        "cmd=sh,arg=-c,arg=tee -a {} | {} mover,name={name},{limits}",
+        log.display(),
+        arena_bin()
+    )
+}
+
+#[test]
+fn each_engine_can_have_its_own_limits() {
+    let dir = TempDir::new("limits");
+    let (pgn, json) = (dir.file("games.pgn"), dir.file("result.json"));
+    let (log1, log2) = (dir.file("one.log"), dir.file("two.log"));
+    // No --tc, --nodes or --depth: both engines bring their own.
+    let output = arena(&[
+        "match",
+        "--engine",
+        &logging_mover_spec("deep", &log1, "depth=3"),
+        "--engine",
+        &logging_mover_spec("clocked", &log2, "tc=5+0.05"),
+        "--games",
+        "2",
+        "--progress",
+        "none",
+        "--pgn",
+        &pgn.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("deep depth=3, clocked 5+0.05"),
+        "the summary names both limits: {stdout}"
+    );
+    let sent = |log: &std::path::Path| -> Vec<String> {
+        std::fs::read_to_string(log)
+            .expect("the engine logged its input")
+            .lines()
+            .filter(|line| line.starts_with("go"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (go1, go2) = (sent(&log1), sent(&log2));
+    assert!(!go1.is_empty() && !go2.is_empty());
+    assert!(go1.iter().all(|go| go == "go depth 3"), "{go1:?}");
+    // The clocked engine hears only of its own clock, whichever colour it has.
+    for go in &go2 {
+        let words: Vec<&str> = go.split_whitespace().collect();
+        let white = ["go", "wtime", "*", "winc", "50"];
+        let black = ["go", "btime", "*", "binc", "50"];
+        let fits = |shape: [&str; 5]| {
+            words.len() == 5
+                && shape
+                    .iter()
+                    .zip(&words)
+                    .all(|(s, w)| *s == "*" && w.parse::<u64>().is_ok() || s == w)
+        };
+        assert!(fits(white) || fits(black), "{go}");
+    }
+    let games = check_pgn(&std::fs::read_to_string(&pgn).expect("PGN written"));
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        let deep_white = game.header("White") == Some("deep");
+        let (white_tc, black_tc) = if deep_white {
+            ("depth=3", "5+0.05")
+        } else {
+            ("5+0.05", "depth=3")
+        };
+        assert_eq!(game.header("TimeControl"), Some("?"));
+        assert_eq!(game.header("WhiteTimeControl"), Some(white_tc));
+        assert_eq!(game.header("BlackTimeControl"), Some(black_tc));
+    }
+    assert_eq!(json_field(&json, "limits"), "[\"depth=3\", \"5+0.05\"]");
+    let moves: Vec<u64> = serde_like_list(&json_field(&json, "moves"));
+    assert_eq!(moves.len(), 2);
+    assert_eq!(
+        moves.iter().sum::<u64>() as usize,
+        games.iter().map(|g| g.moves.len()).sum::<usize>(),
+        "every move is timed"
+    );
+    assert_eq!(
+        json_field(&json, "time_per_move_ms").matches(',').count(),
+        1
+    );
+}
+
+#[test]
+fn an_engine_limit_overrides_the_match_limit() {
+    let dir = TempDir::new("override");
+    let (log1, log2) = (dir.file("one.log"), dir.file("two.log"));
+    let json = dir.file("result.json");
+    let output = arena(&[
+        "match",
+        "--engine",
+        &logging_mover_spec("own", &log1, "nodes=77"),
+        "--engine",
+        &logging_mover_spec("default", &log2, ""),
+        "--depth",
+        "2",
+        "--progress",
+        "none",
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let log1 = std::fs::read_to_string(&log1).expect("logged");
+    let log2 = std::fs::read_to_string(&log2).expect("logged");
+    assert!(log1.contains("go nodes 77") && !log1.contains("go depth"));
+    assert!(log2.contains("go depth 2") && !log2.contains("go nodes"));
+    assert_eq!(json_field(&json, "limits"), "[\"nodes=77\", \"depth=2\"]");
+}
+
+#[test]
+fn an_engine_without_any_limits_is_refused() {
+    let own = format!("{},depth=2", mover_spec("own", 1));
+    let output = arena(&["match", "--engine", &own, "--engine", &mover_spec("b", 2)]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("engine b has no limits"), "{stderr}");
+    let both = format!("{},tc=1+0.01,depth=3", mover_spec("x", 1));
+    let output = arena(&["match", "--engine", &both, "--engine", &own]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success());
+    assert!(stderr.contains("at most one of"), "{stderr}");
+}

@@ -21,7 +21,7 @@ fn context() -> PgnContext {
         site: "?".to_string(),
         date: "2026.01.01".to_string(),
         names: ["one".to_string(), "two".to_string()],
-        time_control: "-".to_string(),
+        limits: [Limits::Depth(1); 2],
     }
 }
 

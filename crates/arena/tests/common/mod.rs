@@ -7,7 +7,7 @@ pub mod pgn_check;
 
 use arena::book;
 use arena::game::{GameSettings, Limits};
-use arena::runner::{FinishedGame, MatchConfig, MatchState, run_match};
+use arena::runner::{FinishedGame, MatchConfig, MatchState, resolve_limits, run_match};
 use arena::uci_engine::EngineConfig;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -48,6 +48,7 @@ pub fn mover(name: &str, seed: u32) -> EngineConfig {
         cmd: arena_bin().to_string(),
         args: vec!["mover".to_string()],
         options: vec![("Seed".to_string(), seed.to_string())],
+        limits: None,
     }
 }
 
@@ -95,6 +96,7 @@ pub fn script_engine(dir: &TempDir, name: &str, body: &str) -> EngineConfig {
         cmd: path.display().to_string(),
         args: Vec::new(),
         options: Vec::new(),
+        limits: None,
     }
 }
 
@@ -112,14 +114,15 @@ pub fn starts(log: &Path) -> usize {
     std::fs::read_to_string(log).map_or(0, |text| text.lines().count())
 }
 
-/// A match from the start position. The timeouts are generous, because
-/// the tests may run on a busy machine; tests of hung engines shorten the
-/// move timeout.
+/// A match from the start position, with `limits` for engines without
+/// their own. The timeouts are generous, because the tests may run on a
+/// busy machine; tests of hung engines shorten the move timeout.
 pub fn config(engines: [EngineConfig; 2], limits: Limits, games: u32) -> MatchConfig {
+    let limits = resolve_limits(&engines, Some(limits)).expect("the default covers both");
     MatchConfig {
         engines,
+        limits,
         settings: GameSettings {
-            limits,
             time_margin: Duration::from_millis(50),
             ready_timeout: Duration::from_secs(20),
             move_timeout: Duration::from_secs(20),
