@@ -195,7 +195,7 @@ fn sprt_markdown(f: &Fields, source: &str) -> Result<String, String> {
     ];
     md.push('\n');
     md.push_str(&two_columns("Result", &rows));
-    md.push_str(&command_text(f, source)?);
+    md.push_str(&command_text(f, source, "")?);
     Ok(md)
 }
 
@@ -232,11 +232,7 @@ fn reliability_markdown(f: &Fields, source: &str) -> Result<String, String> {
     ];
     md.push('\n');
     md.push_str(&two_columns("Self-play", &rows));
-    md.push_str(&format!(
-        "\nThe command (run from the repository root after \
-         `cargo build --release -p cb2026 -p arena`):\n\n```sh\n{}\n```\n",
-        f.string("command")?
-    ));
+    md.push_str(&command_text(f, source, "--reliability ")?);
     Ok(md)
 }
 
@@ -286,7 +282,8 @@ fn failures_text(f: &Fields) -> Result<String, String> {
     })
 }
 
-fn command_text(f: &Fields, source: &str) -> Result<String, String> {
+/// How to repeat the match: `scripts/sprt {flags}N`, and the command it runs.
+fn command_text(f: &Fields, source: &str, flags: &str) -> Result<String, String> {
     let id: String = source
         .trim_start_matches("stages/")
         .chars()
@@ -294,8 +291,8 @@ fn command_text(f: &Fields, source: &str) -> Result<String, String> {
         .collect();
     let id = id.trim_start_matches('0');
     Ok(format!(
-        "\nRepeat it with `scripts/sprt {id}`, which builds the engine and the arena \
-         and runs:\n\n```sh\n{}\n```\n",
+        "\nRepeat it with `scripts/sprt {flags}{id}`, which builds the engine and the \
+         arena and runs:\n\n```sh\n{}\n```\n",
         f.string("command")?
     ))
 }
@@ -462,6 +459,10 @@ mod tests {
         assert!(reliability.contains("| Crashes | 2 |"), "{reliability}");
         assert!(
             reliability.contains("| Engine built from | `0123456789ab` |"),
+            "{reliability}"
+        );
+        assert!(
+            reliability.contains("`scripts/sprt --reliability 4`"),
             "{reliability}"
         );
         // A manifest without results gives no files.
