@@ -3,7 +3,7 @@
 
 use crate::book::check_includes;
 use crate::git::Git;
-use crate::manifest::{self, Manifest};
+use crate::manifest::{self, Stage};
 use crate::snapshot::{self, Origin};
 use crate::tree::Tree;
 use crate::{Error, Result, fail_on_errors, nn};
@@ -245,7 +245,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
     };
     let (manifests, diags) = manifest::load(&tree);
     fail_on_errors(&diags, "invalid manifests")?;
-    let selected: Vec<&Manifest> = if opts.stages.is_empty() {
+    let selected: Vec<&Stage> = if opts.stages.is_empty() {
         manifests.iter().collect()
     } else {
         let mut sel = Vec::new();
@@ -311,7 +311,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         };
         let dir = base.join(format!("{}-{}", nn(m.id), m.slug));
         let snap = match snapshot::build(&tree, &manifests, m.id, &origin)
-            .and_then(|s| materialize(&s, &dir, &target_dir).map(|_| s))
+            .and_then(|s| materialize(&s.tree, &dir, &target_dir).map(|_| s.tree))
         {
             Ok(s) => {
                 row.snapshot = Step::Ok(String::new());
@@ -416,7 +416,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
                 (Some(g), _) => Step::Fail(format!("{g} nodes, main: no reference")),
             }
         };
-        if let (Some(rec), Step::Ok(_)) = (m.bench_nodes, &row.bench)
+        if let (Some(rec), Step::Ok(_)) = (m.bench.nodes, &row.bench)
             && let Some(Some(want)) = reference.get(&m.id)
             && rec != *want
         {

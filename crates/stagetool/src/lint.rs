@@ -17,13 +17,18 @@
 //!   declaration `pub T: bool`, initializers, name tables), must lie in a
 //!   block of stage NN or later (or main-only), i.e. vanish from every
 //!   snapshot before NN;
-//! - the book: every `{{#include file:anchor}}` of `book/src/**/*.md`
+//! - the book: every `{{#include}}` and local image of `book/src/**/*.md`
 //!   resolves to a non-empty excerpt, on main and in every stage's
-//!   snapshot; every manifest's chapter is linked from SUMMARY.md.
+//!   snapshot (where anchors have become line ranges, see
+//!   [`snapshot::anchor_range`]); every manifest's chapter is linked from
+//!   SUMMARY.md;
+//! - names: a word that manifest NN `introduces` appears in no Rust file of
+//!   `crates/` (code or comment, whole word or part of an identifier) of
+//!   the snapshot of an earlier stage.
 
 use crate::Diag;
 use crate::book::check_includes;
-use crate::manifest::{self, Manifest};
+use crate::manifest::{self, Stage};
 use crate::markers::{self, BlockKind, Role};
 use crate::snapshot::{self, Origin, link_targets};
 use crate::tree::Tree;
@@ -34,7 +39,7 @@ const TECHNIQUES_RS: &str = "crates/engine/src/techniques.rs";
 /// Runs every check; returns the findings sorted by file and line.
 pub fn lint(tree: &Tree) -> Vec<Diag> {
     let (manifests, mut diags) = manifest::load(tree);
-    let tags: BTreeMap<&str, &Manifest> = manifests.iter().map(|m| (m.tag.as_str(), m)).collect();
+    let tags: BTreeMap<&str, &Stage> = manifests.iter().map(|m| (m.tag.as_str(), m)).collect();
     let mut structural = false;
     for m in &manifests {
         if !tree.files.contains_key(&m.chapter_path()) {
@@ -82,7 +87,7 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
     diags.extend(check_includes(tree));
     diags.extend(summary_links(tree, &manifests));
     if !structural {
-        diags.extend(snapshot_includes(tree, &manifests, &diags));
+        diags.extend(snapshot_checks(tree, &manifests, &diags));
     }
     diags.sort();
     diags.dedup();
@@ -120,7 +125,7 @@ pub fn toggle_use(code: &str, t: &str, techniques_rs: bool) -> Option<String> {
     None
 }
 
-fn technique_toggles(path: &str, parsed: &markers::Parsed, manifests: &[Manifest]) -> Vec<Diag> {
+fn technique_toggles(path: &str, parsed: &markers::Parsed, manifests: &[Stage]) -> Vec<Diag> {
     let techniques_rs = path == TECHNIQUES_RS;
     let mut out = Vec::new();
     for (i, line) in parsed.lines.iter().enumerate() {
@@ -156,7 +161,7 @@ fn technique_toggles(path: &str, parsed: &markers::Parsed, manifests: &[Manifest
     out
 }
 
-fn summary_links(tree: &Tree, manifests: &[Manifest]) -> Vec<Diag> {
+fn summary_links(tree: &Tree, manifests: &[Stage]) -> Vec<Diag> {
     const SUMMARY: &str = "book/src/SUMMARY.md";
     let Some(text) = tree.get_text(SUMMARY) else {
         return Vec::new();
@@ -179,26 +184,46 @@ fn summary_links(tree: &Tree, manifests: &[Manifest]) -> Vec<Diag> {
         .collect()
 }
 
-/// Include problems that appear only in stage snapshots, grouped by stage.
-fn snapshot_includes(tree: &Tree, manifests: &[Manifest], main_diags: &[Diag]) -> Vec<Diag> {
+/// What only shows in stage snapshots, each finding once with the list of
+/// stages it is in, at main's line: includes that give nothing there (or
+/// cannot be turned into a line range), and later stages' names.
+fn snapshot_checks(tree: &Tree, stages: &[Stage], main_diags: &[Diag]) -> Vec<Diag> {
     let origin = Origin {
         commit: "0000000000000000000000000000000000000000".into(),
         worktree: false,
     };
-    let on_main: BTreeSet<(String, String)> = main_diags
+    let on_main: BTreeSet<(String, usize)> = main_diags
         .iter()
-        .map(|d| (d.path.clone(), d.msg.clone()))
+        .map(|d| (d.path.clone(), d.line))
         .collect();
     let mut found: BTreeMap<(String, usize, String), Vec<u32>> = BTreeMap::new();
-    for m in manifests {
-        let Ok(snap) = snapshot::build(tree, manifests, m.id, &origin) else {
+    for stage in stages {
+        let Ok((snap, rewrite_diags)) = snapshot::build_with_diags(tree, stages, stage.id, &origin)
+        else {
             continue;
         };
-        for d in check_includes(&snap) {
-            if on_main.contains(&(d.path.clone(), d.msg.clone())) {
+        let mut seen: BTreeSet<(String, usize)> = BTreeSet::new();
+        for d in rewrite_diags.into_iter().filter(|d| !d.warning) {
+            seen.insert((d.path.clone(), d.line));
+            found
+                .entry((d.path, d.line, d.msg))
+                .or_default()
+                .push(stage.id);
+        }
+        for d in check_includes(&snap.tree) {
+            let line = snap.main_line(&d.path, d.line);
+            let key = (d.path.clone(), line);
+            if on_main.contains(&key) || seen.contains(&key) {
                 continue;
             }
-            found.entry((d.path, d.line, d.msg)).or_default().push(m.id);
+            let msg = as_on_main(tree, &snap, &d, line);
+            found.entry((d.path, line, msg)).or_default().push(stage.id);
+        }
+        for d in later_names(&snap, stage.id, stages) {
+            found
+                .entry((d.path, d.line, d.msg))
+                .or_default()
+                .push(stage.id);
         }
     }
     found
@@ -212,4 +237,127 @@ fn snapshot_includes(tree: &Tree, manifests: &[Manifest], main_diags: &[Diag]) -
             )
         })
         .collect()
+}
+
+/// An include problem of a snapshot, told with the directive as main
+/// writes it (`...:anchor`, where the snapshot has `...:12:20`).
+fn as_on_main(tree: &Tree, snap: &snapshot::Snapshot, d: &Diag, main_line: usize) -> String {
+    let directive_on = |text: Option<&str>, line: usize| -> Vec<String> {
+        let line_text = text.and_then(|t| t.lines().nth(line.wrapping_sub(1)));
+        meta::includes::directives(line_text.unwrap_or_default())
+            .into_iter()
+            .map(|d| d.text)
+            .collect()
+    };
+    let here = directive_on(snap.tree.get_text(&d.path), d.line);
+    let there = directive_on(tree.get_text(&d.path), main_line);
+    let Some((index, written)) = here
+        .iter()
+        .enumerate()
+        .find(|(_, text)| d.msg.starts_with(text.as_str()))
+    else {
+        return d.msg.clone();
+    };
+    match there.get(index) {
+        Some(on_main) if on_main != written => {
+            let reason = &d.msg[written.len()..];
+            format!("{on_main}{reason} (the snapshot has {written})")
+        }
+        _ => d.msg.clone(),
+    }
+}
+
+/// The names that the manifests of stages after `stage` introduce, used in
+/// the Rust files of `crates/` of the snapshot of `stage` (code and
+/// comments), at main's lines.
+fn later_names(snap: &snapshot::Snapshot, stage: u32, stages: &[Stage]) -> Vec<Diag> {
+    let later: Vec<(&str, &str)> = stages
+        .iter()
+        .filter(|s| s.id > stage)
+        .flat_map(|s| {
+            s.introduces
+                .iter()
+                .map(move |w| (w.as_str(), s.tag.as_str()))
+        })
+        .collect();
+    if later.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (path, entry) in &snap.tree.files {
+        if !(path.starts_with("crates/") && path.ends_with(".rs")) {
+            continue;
+        }
+        let Some(text) = entry.text() else { continue };
+        for (i, line) in text.lines().enumerate() {
+            for (word, tag) in &later {
+                if mentions(line, word) {
+                    out.push(Diag::error(
+                        path,
+                        snap.main_line(path, i + 1),
+                        format!(
+                            "`{word}` is a name {tag} introduces: it must not appear before \
+                             that stage (put the line in a block of that stage, or reword it)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The lowercase parts of an identifier: split at `_`, between a lowercase
+/// letter or digit and an uppercase letter, between letters and digits, and
+/// before the last capital of a run followed by a lowercase letter
+/// (`QNode` -> q, node; `HTTPServer` -> http, server; `stage5` -> stage, 5).
+pub fn identifier_parts(ident: &str) -> Vec<String> {
+    let chars: Vec<char> = ident.chars().collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c == '_' {
+            if !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
+            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
+            let boundary = (c.is_uppercase() && (prev.is_lowercase() || prev.is_ascii_digit()))
+                || (c.is_uppercase() && prev.is_uppercase() && next_lower)
+                || (c.is_ascii_digit() != prev.is_ascii_digit() && prev != '_');
+            if boundary && !current.is_empty() {
+                parts.push(std::mem::take(&mut current));
+            }
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        parts.push(current);
+    }
+    parts
+}
+
+/// Whether `line` uses `word`: case-insensitively as a whole word, or as
+/// snake_case or camelCase parts of an identifier (`quiescence` is in
+/// `quiescence_nodes` and `QuiescenceNode`; `QNode` in `QNodeCount` and
+/// `qnode_count`).
+pub fn mentions(line: &str, word: &str) -> bool {
+    let want = identifier_parts(word);
+    let whole = word.to_lowercase();
+    if want.is_empty() {
+        return false;
+    }
+    line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|token| !token.is_empty())
+        .any(|token| {
+            let parts = identifier_parts(token);
+            (0..parts.len()).any(|from| {
+                (from + 1..=parts.len()).any(|to| {
+                    let run = &parts[from..to];
+                    run == want.as_slice() || run.concat() == whole
+                })
+            })
+        })
 }

@@ -210,7 +210,8 @@ fn run(cli: Cli) -> Result<bool> {
             }
             for m in &manifests {
                 let nodes = m
-                    .bench_nodes
+                    .bench
+                    .nodes
                     .map(|n| n.to_string())
                     .unwrap_or_else(|| "-".into());
                 println!(

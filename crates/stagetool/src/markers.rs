@@ -6,9 +6,13 @@
 //! openers count depends on the file type (see [`openers_for`]), so that
 //! e.g. a Markdown chapter can show a Rust marker in a code block. In
 //! Markdown, lines inside fenced code blocks are never markers.
+//!
+//! Main keeps every marker. A snapshot has none: [`cut`] drops the blocks
+//! of later stages and `main-only` blocks, uncomments the REPLACED code the
+//! stage still has, and drops every marker line.
 
 use crate::Diag;
-use crate::manifest::is_slug;
+use meta::manifest::is_slug;
 use std::collections::BTreeMap;
 
 /// A comment opener.
@@ -182,9 +186,10 @@ pub fn classify(name: &str) -> Name {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
     Content,
-    /// `ANCHOR`/`ANCHOR_END` of a stage block: kept while the block is.
+    /// `ANCHOR`/`ANCHOR_END` of a stage block. No snapshot has it; it is
+    /// there only while the book's anchors are resolved (see [`cut_lines`]).
     StageMarker,
-    /// `ANCHOR`/`ANCHOR_END` of a plain anchor: ordinary content.
+    /// `ANCHOR`/`ANCHOR_END` of a plain anchor: like a stage marker.
     PlainMarker,
     /// Marker of a `main-only` block: dropped from every snapshot.
     MainOnlyMarker,
@@ -218,6 +223,15 @@ impl Line<'_> {
         match self.role {
             Role::MainOnlyMarker | Role::ReplacedMarker => false,
             _ => !self.main_only && self.lo <= n && n < self.hi,
+        }
+    }
+
+    /// Whether the line is written to the snapshot of stage `n`: as
+    /// [`Line::visible`], but marker lines only with `keep_markers`.
+    pub fn kept(&self, n: u32, keep_markers: bool) -> bool {
+        match self.role {
+            Role::StageMarker | Role::PlainMarker => keep_markers && self.visible(n),
+            _ => self.visible(n),
         }
     }
 
@@ -281,6 +295,12 @@ impl Parsed<'_> {
     /// Whether the file contains any stage, main-only or REPLACED marker.
     pub fn has_blocks(&self) -> bool {
         !self.blocks.is_empty()
+    }
+
+    /// Whether the file contains any marker line at all (plain anchors
+    /// included): a snapshot must rewrite it.
+    pub fn has_markers(&self) -> bool {
+        self.has_blocks() || self.lines.iter().any(|l| l.role == Role::PlainMarker)
     }
 }
 
@@ -661,32 +681,60 @@ pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
     }
 }
 
-/// Cuts a parsed file for the snapshot of stage `n`.
-///
-/// Besides dropping invisible lines, it tidies blank lines where something
-/// was cut (so that `cargo fmt --check` still passes on the snapshot): a
-/// blank line after a cut is dropped when the previous line is blank or the
-/// file starts there; in Rust files also after a line ending in `{`, `(` or
-/// `[`, a blank line before a cut is dropped when the next line starts with
-/// `}`, `)` or `]`, and an opening bracket left directly before its closing
-/// line is joined with it (`struct T {` + `}` -> `struct T {}`). Trailing
-/// blank lines after a cut at the end go too.
+/// One line of a cut file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CutLine<'a> {
+    /// The text without its line terminator.
+    pub text: String,
+    pub eol: &'a str,
+    /// 0-based index of the line of the parsed (main) file it comes from.
+    pub origin: usize,
+}
+
+/// The text of cut lines.
+pub fn render(lines: &[CutLine]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        out.push_str(&line.text);
+        out.push_str(line.eol);
+    }
+    out
+}
+
+/// Cuts a parsed file for the snapshot of stage `n`: the snapshot's text
+/// (no marker lines at all).
 pub fn cut(parsed: &Parsed, n: u32) -> String {
+    render(&cut_lines(parsed, n, false))
+}
+
+/// The lines of the snapshot of stage `n`, each with the line of main it
+/// comes from. With `keep_markers`, the marker lines of the stage blocks
+/// and plain anchors that stage `n` keeps stay in: the form in which the
+/// book's anchors are resolved before a snapshot drops its markers.
+///
+/// Besides dropping lines, it tidies blank lines where something was cut
+/// (a marker line counts), so that `cargo fmt --check` still passes on the
+/// snapshot: a blank line after a cut is dropped when the previous line is
+/// blank or the file starts there; in Rust files also after a line ending
+/// in `{`, `(` or `[`, a blank line before a cut is dropped when the next
+/// line starts with `}`, `)` or `]`, and an opening bracket left directly
+/// before its closing line is joined with it (`struct T {` + `}` ->
+/// `struct T {}`). Trailing blank lines after a cut at the end go too.
+pub fn cut_lines<'a>(parsed: &Parsed<'a>, n: u32, keep_markers: bool) -> Vec<CutLine<'a>> {
     let rust = is_rust(&parsed.path);
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<CutLine<'a>> = Vec::new();
     let mut cut_since = false;
     let is_blank = |s: &str| s.trim().is_empty();
-    for line in &parsed.lines {
-        if !line.visible(n) {
+    for (origin, line) in parsed.lines.iter().enumerate() {
+        if !line.kept(n, keep_markers) {
             cut_since = true;
             continue;
         }
         let code = line.code();
         if cut_since && is_blank(&code) {
-            let prev = out.last().map(|s| s.trim_end().to_string());
-            match prev {
+            match out.last().map(|l| l.text.trim_end()) {
                 None => continue,
-                Some(p) if p.is_empty() => continue,
+                Some("") => continue,
                 Some(p) if rust && (p.ends_with('{') || p.ends_with('(') || p.ends_with('[')) => {
                     continue;
                 }
@@ -696,14 +744,14 @@ pub fn cut(parsed: &Parsed, n: u32) -> String {
         if cut_since && rust {
             let t = code.trim();
             if (t.starts_with('}') || t.starts_with(')') || t.starts_with(']'))
-                && out.last().is_some_and(|p| is_blank(p))
+                && out.last().is_some_and(|p| is_blank(&p.text))
             {
                 out.pop();
             }
             // `{` + `}` left adjacent by the cut: join them as rustfmt does
             // (`pub struct Techniques {}`, `&[];`).
             if let Some(prev) = out.last_mut() {
-                let p = prev.trim_end();
+                let p = prev.text.trim_end();
                 let pair = matches!(
                     (p.chars().last(), t.chars().next()),
                     (Some('{'), Some('}')) | (Some('['), Some(']')) | (Some('('), Some(')'))
@@ -712,28 +760,46 @@ pub fn cut(parsed: &Parsed, n: u32) -> String {
                     && !p.trim_start().starts_with("//")
                     && t.chars().all(|c| matches!(c, '}' | ']' | ')' | ';' | ','))
                 {
-                    *prev = format!("{p}{t}{}", line.eol);
+                    prev.text = format!("{p}{t}");
+                    prev.eol = line.eol;
                     cut_since = false;
                     continue;
                 }
             }
         }
-        out.push(format!("{code}{}", line.eol));
+        out.push(CutLine {
+            text: code,
+            eol: line.eol,
+            origin,
+        });
         cut_since = false;
     }
     if cut_since {
-        while out.last().is_some_and(|p| is_blank(p)) {
+        while out.last().is_some_and(|p| is_blank(&p.text)) {
             out.pop();
         }
         // Keep a final newline if the file had one.
         if let Some(last) = out.last_mut()
-            && !last.ends_with('\n')
+            && last.eol.is_empty()
             && parsed.lines.last().is_some_and(|l| !l.eol.is_empty())
         {
-            last.push('\n');
+            last.eol = "\n";
         }
     }
-    out.concat()
+    out
+}
+
+/// The lines of a file without markers, unchanged, as cut lines.
+pub fn uncut_lines(text: &str) -> Vec<CutLine<'_>> {
+    split_lines(text)
+        .into_iter()
+        .enumerate()
+        .map(|(origin, (text, eol))| CutLine {
+            text: text.to_string(),
+            eol,
+            origin,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -823,8 +889,41 @@ mod tests {
         let src = "const A: &[u8] = &[\n    %% ANCHOR: stage-02-b\n    1,\n    \
                    %% ANCHOR_END: stage-02-b\n];\n";
         assert_eq!(cut_rs(src, 1), "const A: &[u8] = &[];\n");
-        // Nothing changes where nothing is cut.
-        assert_eq!(cut_rs(src, 2), src.replace("%%", "//").replace("//", "%%"));
+        // Where nothing is cut, only the marker lines go.
+        assert_eq!(cut_rs(src, 2), "const A: &[u8] = &[\n    1,\n];\n");
+    }
+
+    #[test]
+    fn snapshots_drop_every_marker_line() {
+        let src = "%% ANCHOR: plain\nfn a() {}\n%% ANCHOR_END: plain\n\n\
+                   %% ANCHOR: stage-01-a\nfn b() {}\n%% ANCHOR_END: stage-01-a\n\n\
+                   %% REPLACED: stage-02-b\n%% fn c() {}\n%% REPLACED_END: stage-02-b\n";
+        assert_eq!(cut_rs(src, 1), "fn a() {}\n\nfn b() {}\n\nfn c() {}\n");
+        assert_eq!(cut_rs(src, 2), "fn a() {}\n\nfn b() {}\n");
+        let md = "a\n<!-- ANCHOR: stage-01-a -->\nb\n<!-- ANCHOR_END: stage-01-a -->\n\
+                  ```\n<!-- ANCHOR: shown -->\n```\n";
+        let parsed = parse("x.md", md);
+        assert_eq!(
+            cut(&parsed, 1),
+            "a\nb\n```\n<!-- ANCHOR: shown -->\n```\n",
+            "a marker in a code block is content"
+        );
+    }
+
+    #[test]
+    fn cut_lines_know_where_they_come_from() {
+        let src = "fn a() {}\n%% ANCHOR: stage-01-a\nfn b() {}\n%% ANCHOR_END: stage-01-a\n"
+            .replace("%%", "//");
+        let parsed = parse("x.rs", &src);
+        let origins = |keep| -> Vec<usize> {
+            cut_lines(&parsed, 1, keep)
+                .iter()
+                .map(|l| l.origin)
+                .collect()
+        };
+        assert_eq!(origins(false), [0, 2]);
+        assert_eq!(origins(true), [0, 1, 2, 3]);
+        assert_eq!(render(&uncut_lines("a\r\nb")), "a\r\nb");
     }
 
     #[test]

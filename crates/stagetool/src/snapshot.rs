@@ -1,10 +1,12 @@
 //! The snapshot of stage N: main's tree cut at the stage markers.
 
-use crate::manifest::{Manifest, manifest_name, normalize};
-use crate::markers;
+use crate::book::is_chapter;
+use crate::manifest::{Stage, manifest_name, normalize};
+use crate::markers::{self, CutLine};
 use crate::tree::{Entry, Tree};
 use crate::{Diag, Error, Result, bail, fail_on_errors, nn};
-use std::collections::BTreeSet;
+use meta::includes::{self, Kind, Selector};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
@@ -55,26 +57,12 @@ fn stage_prefix(name: &str) -> Option<u32> {
 }
 
 /// The chapters (paths from the repository root) of the stages after `n`.
-pub fn omitted_chapters(manifests: &[Manifest], n: u32) -> BTreeSet<String> {
-    manifests
+pub fn omitted_chapters(stages: &[Stage], n: u32) -> BTreeSet<String> {
+    stages
         .iter()
         .filter(|m| m.id > n)
         .map(|m| m.chapter_path())
         .collect()
-}
-
-/// Removes the SUMMARY.md lines that link to an omitted chapter.
-pub fn trim_summary(text: &str, omitted: &BTreeSet<String>) -> String {
-    let mut out = String::new();
-    for line in text.split_inclusive('\n') {
-        let drops = link_targets(line).iter().any(|target| {
-            normalize(&format!("book/src/{target}")).is_some_and(|p| omitted.contains(&p))
-        });
-        if !drops {
-            out.push_str(line);
-        }
-    }
-    out
 }
 
 /// The targets of the Markdown links `[..](target)` of a line, without
@@ -139,7 +127,7 @@ pub fn set_workspace_version(text: &str, n: u32) -> Option<String> {
 }
 
 /// The header that opens the README of a snapshot.
-pub fn readme_header(stage: &Manifest, prev: Option<&Manifest>, origin: &Origin) -> String {
+pub fn readme_header(stage: &Stage, prev: Option<&Stage>, origin: &Origin) -> String {
     let from = if origin.worktree {
         format!(
             "the work tree of main (uncommitted, on top of commit `{}`)",
@@ -172,11 +160,54 @@ pub fn readme_header(stage: &Manifest, prev: Option<&Manifest>, origin: &Origin)
     )
 }
 
+/// A snapshot in memory.
+#[derive(Debug, Clone, Default)]
+pub struct Snapshot {
+    pub tree: Tree,
+    /// For each text file whose lines differ from main's: the 0-based line
+    /// of main that each of its lines comes from.
+    pub origins: BTreeMap<String, Vec<usize>>,
+}
+
+impl Snapshot {
+    /// The 1-based line of main's `path` that 1-based line `line` of the
+    /// snapshot's `path` comes from (the same number where nothing moved).
+    pub fn main_line(&self, path: &str, line: usize) -> usize {
+        match self.origins.get(path) {
+            Some(origins) if line >= 1 => origins.get(line - 1).map_or(line, |o| o + 1),
+            _ => line,
+        }
+    }
+}
+
+/// A file of the snapshot while it is built: its lines as cut (markers
+/// dropped), and as cut with the markers the stage keeps (what the book's
+/// anchors are resolved in).
+struct CutFile<'a> {
+    clean: Vec<CutLine<'a>>,
+    marked: Vec<CutLine<'a>>,
+}
+
 /// Builds the snapshot of stage `n` in memory (without the Cargo.lock
-/// update, which needs cargo: see [`update_lock`]).
-pub fn build(tree: &Tree, manifests: &[Manifest], n: u32, origin: &Origin) -> Result<Tree> {
-    let Some(stage) = manifests.iter().find(|m| m.id == n) else {
-        let ids: Vec<String> = manifests.iter().map(|m| m.id.to_string()).collect();
+/// update, which needs cargo: see [`update_lock`]). Fails on any marker
+/// error, or when an include of the book cannot be turned into lines.
+pub fn build(tree: &Tree, stages: &[Stage], n: u32, origin: &Origin) -> Result<Snapshot> {
+    let (snap, diags) = build_with_diags(tree, stages, n, origin)?;
+    fail_on_errors(&diags, &format!("cannot cut stage {}", nn(n)))?;
+    Ok(snap)
+}
+
+/// Builds the snapshot of stage `n` and returns what went wrong on the way
+/// (marker errors, includes that cannot be resolved) instead of failing;
+/// only an unknown stage is an error.
+pub fn build_with_diags(
+    tree: &Tree,
+    stages: &[Stage],
+    n: u32,
+    origin: &Origin,
+) -> Result<(Snapshot, Vec<Diag>)> {
+    let Some(stage) = stages.iter().find(|m| m.id == n) else {
+        let ids: Vec<String> = stages.iter().map(|m| m.id.to_string()).collect();
         bail!(
             "there is no stage {n} (manifests: {})",
             if ids.is_empty() {
@@ -186,28 +217,54 @@ pub fn build(tree: &Tree, manifests: &[Manifest], n: u32, origin: &Origin) -> Re
             }
         );
     };
-    let prev = manifests.iter().filter(|m| m.id < n).max_by_key(|m| m.id);
-    let omitted = omitted_chapters(manifests, n);
-    let mut out = Tree::default();
+    let prev = stages.iter().filter(|m| m.id < n).max_by_key(|m| m.id);
+    let omitted = omitted_chapters(stages, n);
     let mut diags: Vec<Diag> = Vec::new();
+    let mut snap = Snapshot::default();
+
+    // Every text file of the stage, cut.
+    let mut files: BTreeMap<&str, CutFile> = BTreeMap::new();
     for (path, entry) in &tree.files {
         if !path_in_stage(path, n, &omitted) {
             continue;
         }
         let Some(text) = entry.text() else {
-            out.files.insert(path.clone(), entry.clone());
+            snap.tree.files.insert(path.clone(), entry.clone());
             continue;
         };
         let parsed = markers::parse(path, text);
         diags.extend(parsed.diags.iter().cloned());
-        let mut new = if parsed.has_blocks() {
-            markers::cut(&parsed, n)
+        let file = if parsed.has_markers() {
+            CutFile {
+                clean: markers::cut_lines(&parsed, n, false),
+                marked: markers::cut_lines(&parsed, n, true),
+            }
         } else {
-            text.to_string()
+            let lines = markers::uncut_lines(text);
+            CutFile {
+                marked: lines.clone(),
+                clean: lines,
+            }
         };
-        if path == "book/src/SUMMARY.md" {
-            new = trim_summary(&new, &omitted);
+        files.insert(path, file);
+    }
+
+    // The book's anchors become line ranges of the files as cut.
+    let chapters: Vec<&str> = files.keys().copied().filter(|p| is_chapter(p)).collect();
+    for chapter in chapters {
+        let (lines, found) = rewrite_chapter(chapter, &files[chapter].clean, &files);
+        diags.extend(found);
+        if let Some(file) = files.get_mut(chapter) {
+            file.clean = lines;
         }
+    }
+
+    for (path, file) in files {
+        let mut lines = file.clean;
+        if path == "book/src/SUMMARY.md" {
+            lines.retain(|l| !links_to_omitted(&l.text, &omitted));
+        }
+        let mut new = markers::render(&lines);
         if path == "Cargo.toml" {
             match set_workspace_version(&new, n) {
                 Some(t) => new = t,
@@ -220,25 +277,139 @@ pub fn build(tree: &Tree, manifests: &[Manifest], n: u32, origin: &Origin) -> Re
         if path == "README.md" {
             new = format!("{}{}", readme_header(stage, prev, origin), new);
         }
-        if new.trim().is_empty() && !text.trim().is_empty() {
+        let Some(entry) = tree.files.get(path) else {
+            continue;
+        };
+        let original = entry.text().unwrap_or_default();
+        if new.trim().is_empty() && !original.trim().is_empty() {
             continue; // emptied by the cut
         }
-        out.files.insert(
-            path.clone(),
+        let moved = lines.iter().enumerate().any(|(i, l)| l.origin != i);
+        if moved && path != "README.md" {
+            snap.origins
+                .insert(path.to_string(), lines.iter().map(|l| l.origin).collect());
+        }
+        snap.tree.files.insert(
+            path.to_string(),
             Entry {
                 mode: entry.mode,
                 data: new.into_bytes(),
             },
         );
     }
-    fail_on_errors(&diags, &format!("cannot cut stage {}", nn(n)))?;
-    if !out.files.contains_key("README.md") {
-        out.files.insert(
+    if !snap.tree.files.contains_key("README.md") {
+        snap.tree.files.insert(
             "README.md".into(),
             Entry::file(readme_header(stage, prev, origin)),
         );
     }
-    Ok(out)
+    Ok((snap, diags))
+}
+
+/// Whether a SUMMARY.md line links to an omitted chapter.
+fn links_to_omitted(line: &str, omitted: &BTreeSet<String>) -> bool {
+    link_targets(line).iter().any(|target| {
+        normalize(&format!("book/src/{target}")).is_some_and(|p| omitted.contains(&p))
+    })
+}
+
+/// Rewrites every `{{#include file:anchor}}` of a chapter into the line
+/// range the anchor gives in the snapshot's `file` (`file:START:END`), so
+/// the snapshot's book shows the same excerpt without any marker lines.
+/// Includes of whole files and line ranges stay as they are; so does an
+/// anchor that cannot be resolved (the include check reports it). Problems
+/// are reported at main's line of the chapter.
+fn rewrite_chapter<'a>(
+    chapter: &str,
+    lines: &[CutLine<'a>],
+    files: &BTreeMap<&str, CutFile>,
+) -> (Vec<CutLine<'a>>, Vec<Diag>) {
+    let mut diags = Vec::new();
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        let text = includes::rewrite_line(&line.text, |directive| {
+            let Kind::Include {
+                selector: Selector::Anchor(anchor),
+                ..
+            } = &directive.kind
+            else {
+                return None;
+            };
+            let file = includes::target(chapter, directive)?;
+            let cut = files.get(file.as_str())?;
+            match anchor_range(&cut.marked, &cut.clean, anchor) {
+                Ok((start, end)) => {
+                    directive.with_selector(&Selector::Lines(Some(start), Some(end)))
+                }
+                Err(AnchorError::Missing) => None,
+                Err(AnchorError::Changed) => {
+                    diags.push(Diag::error(
+                        chapter,
+                        line.origin + 1,
+                        format!(
+                            "{}: the excerpt would change once the snapshot drops its marker \
+                             lines (a blank line next to a marker is tidied away, or mdBook \
+                             hides a line of {file} that is no stage marker): move the marker",
+                            directive.text
+                        ),
+                    ));
+                    None
+                }
+            }
+        });
+        out.push(CutLine {
+            text,
+            eol: line.eol,
+            origin: line.origin,
+        });
+    }
+    (out, diags)
+}
+
+/// Why an anchor has no line range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnchorError {
+    /// The anchor is missing or never closed: mdBook would not show it
+    /// either, and the include check says so.
+    Missing,
+    /// The excerpt is not a run of the snapshot's lines.
+    Changed,
+}
+
+/// The 1-based, inclusive line range of `clean` that shows exactly what
+/// mdBook shows for `anchor` in `marked` (the same file with the stage's
+/// markers). An empty excerpt gives an empty range (`START:START-1`) where
+/// the anchor stood.
+pub fn anchor_range(
+    marked: &[CutLine],
+    clean: &[CutLine],
+    anchor: &str,
+) -> std::result::Result<(usize, usize), AnchorError> {
+    let texts: Vec<&str> = marked.iter().map(|l| l.text.as_str()).collect();
+    let found = includes::find_anchor_lines(&texts, anchor).map_err(|_| AnchorError::Missing)?;
+    let Some(&first) = found.lines.first() else {
+        let after = marked[found.start].origin;
+        let at = clean
+            .iter()
+            .position(|l| l.origin > after)
+            .unwrap_or(clean.len());
+        return Ok((at + 1, at));
+    };
+    let start = clean
+        .iter()
+        .position(|l| l.origin == marked[first].origin)
+        .ok_or(AnchorError::Changed)?;
+    let run = clean
+        .get(start..start + found.lines.len())
+        .ok_or(AnchorError::Changed)?;
+    let same = run
+        .iter()
+        .zip(&found.lines)
+        .all(|(got, &want)| got.origin == marked[want].origin && got.text == marked[want].text);
+    if !same {
+        return Err(AnchorError::Changed);
+    }
+    Ok((start + 1, start + found.lines.len()))
 }
 
 /// Makes `DIR/Cargo.lock` consistent with the snapshot's manifests (new
@@ -278,15 +449,12 @@ pub fn update_lock(dir: &Path) -> Result<()> {
 
 /// Builds the snapshot of stage `n` including its Cargo.lock, through a
 /// temporary directory (used by `tag`).
-pub fn build_with_lock(
-    tree: &Tree,
-    manifests: &[Manifest],
-    n: u32,
-    origin: &Origin,
-) -> Result<Tree> {
-    let mut snap = build(tree, manifests, n, origin)?;
+pub fn build_with_lock(tree: &Tree, stages: &[Stage], n: u32, origin: &Origin) -> Result<Tree> {
+    let mut snap = build(tree, stages, n, origin)?.tree;
     if snap.files.contains_key("Cargo.lock") && snap.files.contains_key("Cargo.toml") {
-        let tmp = crate::tree::TempDir::new("stagetool-lock")?;
+        let tmp = tempfile::Builder::new()
+            .prefix("stagetool-lock")
+            .tempdir()?;
         snap.write_to(tmp.path())?;
         update_lock(tmp.path())?;
         let lock = std::fs::read(tmp.path().join("Cargo.lock"))?;
@@ -301,14 +469,14 @@ pub fn build_with_lock(
 /// be empty unless `force`, which first clears it) and updates its lock.
 pub fn write_snapshot(
     tree: &Tree,
-    manifests: &[Manifest],
+    stages: &[Stage],
     n: u32,
     origin: &Origin,
     dir: &Path,
     force: bool,
     lock: bool,
 ) -> Result<Tree> {
-    let snap = build(tree, manifests, n, origin)?;
+    let snap = build(tree, stages, n, origin)?.tree;
     prepare_dir(dir, force)?;
     snap.write_to(dir)?;
     if lock {

@@ -6,9 +6,9 @@
 //! hashes in every clone.
 
 use crate::git::Git;
-use crate::manifest::{self, Manifest};
+use crate::manifest::{self, Stage};
 use crate::snapshot::{self, Origin};
-use crate::tree::{Mode, TempDir, Tree};
+use crate::tree::{Mode, Tree};
 use crate::{Error, Result, bail, fail_on_errors, nn};
 use std::path::Path;
 
@@ -24,9 +24,10 @@ pub struct Tagged {
 }
 
 /// The commit message of a stage.
-pub fn message(m: &Manifest, main_commit: &str) -> String {
+pub fn message(m: &Stage, main_commit: &str) -> String {
     let nodes = m
-        .bench_nodes
+        .bench
+        .nodes
         .map(|n| n.to_string())
         .unwrap_or_else(|| "none".into());
     format!(
@@ -45,7 +46,9 @@ pub fn message(m: &Manifest, main_commit: &str) -> String {
 
 /// Writes `tree` as a git tree object of the repository and returns its hash.
 pub fn write_tree(git: &Git, tree: &Tree) -> Result<String> {
-    let tmp = TempDir::new("stagetool-tree")?;
+    let tmp = tempfile::Builder::new()
+        .prefix("stagetool-tree")
+        .tempdir()?;
     let index = tmp.path().join("index");
     let blobs_dir = tmp.path().join("blobs");
     std::fs::create_dir(&blobs_dir)?;

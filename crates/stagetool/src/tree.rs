@@ -4,7 +4,7 @@ use crate::git::Git;
 use crate::{Error, Result, bail};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 
 /// A git file mode.
@@ -273,42 +273,4 @@ fn cat_blobs(git: &Git, shas: Vec<&str>) -> Result<Vec<Vec<u8>>> {
         bail!("git cat-file --batch failed");
     }
     Ok(out)
-}
-
-/// A temporary directory removed on drop (std only).
-#[derive(Debug)]
-pub struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    pub fn new(prefix: &str) -> Result<TempDir> {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        for _ in 0..100 {
-            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-            let path =
-                std::env::temp_dir().join(format!("{prefix}-{}-{n}-{nanos}", std::process::id()));
-            match std::fs::create_dir(&path) {
-                Ok(()) => return Ok(TempDir { path }),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e.into()),
-            }
-        }
-        bail!("cannot create a temporary directory")
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
 }

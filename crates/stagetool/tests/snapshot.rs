@@ -2,9 +2,11 @@
 
 mod common;
 
+use meta::includes::{Selector, excerpt};
 use stagetool::manifest;
+use stagetool::markers::{self, Role};
 use stagetool::snapshot::{self, Origin};
-use stagetool::tree::{Mode, TempDir, Tree};
+use stagetool::tree::{Entry, Mode, Tree};
 use std::collections::BTreeSet;
 
 const SHA: &str = "1111111111111111111111111111111111111111";
@@ -20,7 +22,9 @@ fn snap(n: u32) -> Tree {
     let tree = common::tree();
     let (manifests, diags) = manifest::load(&tree);
     assert!(diags.is_empty(), "{diags:?}");
-    snapshot::build(&tree, &manifests, n, &origin()).expect("snapshot builds")
+    snapshot::build(&tree, &manifests, n, &origin())
+        .expect("snapshot builds")
+        .tree
 }
 
 fn text(t: &Tree, path: &str) -> String {
@@ -67,23 +71,15 @@ fn stage_1_contents() {
     assert_eq!(paths(&s), expect_paths(&[]));
     assert_eq!(
         text(&s, "crates/engine/src/lib.rs"),
-        rust(
-            "//! Fixture engine.
-%% ANCHOR: stage-01-one--mods
+        "//! Fixture engine.
 pub mod techniques;
-%% ANCHOR_END: stage-01-one--mods
 
-%% ANCHOR: stage-01-one
 pub fn one() -> u32 {
     1
 }
-%% ANCHOR_END: stage-01-one
 
-%% ANCHOR: plain-anchor
 pub const PLAIN: u32 = 7;
-%% ANCHOR_END: plain-anchor
 "
-        )
     );
     assert_eq!(
         text(&s, "crates/engine/src/techniques.rs"),
@@ -104,6 +100,11 @@ pub const PLAIN: u32 = 7;
     );
     // Plain files and the intro's code block are untouched.
     assert_eq!(text(&s, "book/src/intro.md"), rust(common::INTRO));
+    // The chapter includes by line range; its stage-2 part is gone.
+    assert_eq!(
+        text(&s, "book/src/ch01-one.md"),
+        "# One\n\n```rust\n{{#include ../../crates/engine/src/lib.rs:4:6}}\n```\n"
+    );
     assert_eq!(
         text(&s, "stages/01-one.toml"),
         common::manifest(1, "one", &[], Some(100))
@@ -135,45 +136,43 @@ fn stage_2_contents() {
     // nested block and the main-only block are gone.
     assert_eq!(
         text(&s, "crates/engine/src/lib.rs"),
-        rust(
-            "//! Fixture engine.
-%% ANCHOR: stage-01-one--mods
+        "//! Fixture engine.
 pub mod techniques;
-%% ANCHOR_END: stage-01-one--mods
 
-%% ANCHOR: stage-01-one
 pub fn one() -> u32 {
     1
 }
-%% ANCHOR_END: stage-01-one
 
-%% ANCHOR: stage-02-two
 pub fn two(t: &techniques::Techniques) -> u32 {
     let x = 2;
     x * u32::from(t.fx_two)
 }
-%% ANCHOR_END: stage-02-two
 
-%% ANCHOR: plain-anchor
 pub const PLAIN: u32 = 7;
-%% ANCHOR_END: plain-anchor
 "
-        )
     );
     assert_eq!(
         text(&s, "crates/engine/src/techniques.rs"),
-        rust(
-            "//! Toggles.
+        "//! Toggles.
 #[derive(Default)]
 pub struct Techniques {
-    %% ANCHOR: stage-02-two--field
     pub fx_two: bool,
-    %% ANCHOR_END: stage-02-two--field
 }
 "
-        )
     );
-    assert_eq!(text(&s, "scripts/run.sh"), common::RUN_SH);
+    assert_eq!(
+        text(&s, "book/src/ch01-one.md"),
+        "# One\n\n```rust\n{{#include ../../crates/engine/src/lib.rs:4:6}}\n```\n\n\
+         Stage two adds a constant:\n{{#include ../../crates/engine/src/lib.rs:13:13}}\n"
+    );
+    assert_eq!(
+        text(&s, "book/src/ch02-two.md"),
+        "# Two\n\n{{#include ../../crates/engine/src/lib.rs:8:11}}\n"
+    );
+    assert_eq!(
+        text(&s, "scripts/run.sh"),
+        "#!/bin/sh\necho one\necho two\n"
+    );
     assert_eq!(
         text(&s, "book/src/SUMMARY.md"),
         "# Summary\n\n[Introduction](intro.md)\n\n- [One](ch01-one.md)\n- [Two](ch02-two.md)\n"
@@ -203,43 +202,36 @@ fn stage_3_contents() {
     let lib = text(&s, "crates/engine/src/lib.rs");
     assert_eq!(
         lib,
-        rust(
-            "//! Fixture engine.
-%% ANCHOR: stage-01-one--mods
+        "//! Fixture engine.
 pub mod techniques;
-%% ANCHOR_END: stage-01-one--mods
-%% ANCHOR: stage-03-three--mods
 pub mod three;
-%% ANCHOR_END: stage-03-three--mods
 
-%% ANCHOR: stage-01-one
 pub fn one() -> u32 {
     1
 }
-%% ANCHOR_END: stage-01-one
 
-%% ANCHOR: stage-02-two
 pub fn two(t: &techniques::Techniques) -> u32 {
-    %% ANCHOR: stage-03-three--x
     let x = three::three() - 1;
-    %% ANCHOR_END: stage-03-three--x
     x * u32::from(t.fx_two)
 }
-%% ANCHOR_END: stage-02-two
 
-%% ANCHOR: plain-anchor
 pub const PLAIN: u32 = 7;
-%% ANCHOR_END: plain-anchor
 "
-        )
     );
     assert_eq!(
         text(&s, "crates/engine/src/three.rs"),
-        rust(common::THREE_RS)
+        "/// Three, the triple of one.\npub fn three() -> u32 {\n    3\n}\n"
     );
     assert_eq!(text(&s, "book/src/SUMMARY.md"), common::SUMMARY);
+    assert_eq!(
+        text(&s, "book/src/ch02-two.md"),
+        "# Two\n\n{{#include ../../crates/engine/src/lib.rs:9:12}}\n"
+    );
     let readme = text(&s, "README.md");
-    assert!(readme.ends_with(common::README), "{readme}");
+    assert!(
+        readme.ends_with("# Fixture\n\nIntro text.\n\n## Stage three section\n"),
+        "{readme}"
+    );
     assert!(readme.contains("`git diff stage-02-two stage-03-three`"));
     let cargo = text(&s, "Cargo.toml");
     assert!(cargo.contains("\nversion = \"0.3.0\"\n"));
@@ -259,7 +251,7 @@ fn broken_markers_refuse_to_cut() {
     let mut tree = common::tree();
     tree.files.insert(
         "crates/engine/src/bad.rs".into(),
-        stagetool::tree::Entry::file(rust("%% ANCHOR: stage-02-two--bad\nfn x() {}\n")),
+        Entry::file(rust("%% ANCHOR: stage-02-two--bad\nfn x() {}\n")),
     );
     let (manifests, _) = manifest::load(&tree);
     let err = snapshot::build(&tree, &manifests, 3, &origin()).unwrap_err();
@@ -274,7 +266,7 @@ fn broken_markers_refuse_to_cut() {
 #[test]
 fn cli_snapshot_writes_dir_and_lock() {
     let repo = common::repo();
-    let out = TempDir::new("stagetool-out").unwrap();
+    let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("snap2");
     let dir_s = dir.to_string_lossy().into_owned();
     let o = common::stagetool(repo.path(), &["snapshot", "2", &dir_s]);
@@ -289,7 +281,7 @@ fn cli_snapshot_writes_dir_and_lock() {
         commit: sha.trim().into(),
         worktree: false,
     };
-    let mem = snapshot::build(&tree, &manifests, 2, &origin).unwrap();
+    let mem = snapshot::build(&tree, &manifests, 2, &origin).unwrap().tree;
     assert_eq!(paths(&on_disk), paths(&mem));
     for (p, e) in &mem.files {
         if p != "Cargo.lock" {
@@ -323,4 +315,113 @@ fn cli_snapshot_writes_dir_and_lock() {
         std::fs::read(dir.join("Cargo.lock")).unwrap(),
         std::fs::read(again.join("Cargo.lock")).unwrap()
     );
+}
+
+/// The excerpt an include of a chapter shows, resolved as mdBook does.
+fn shown(t: &Tree, chapter: &str, index: usize) -> String {
+    let directives = meta::includes::directives(&text(t, chapter));
+    let d = &directives[index];
+    let file = meta::includes::target(chapter, d).expect("inside the repository");
+    let meta::includes::Kind::Include { selector, .. } = &d.kind else {
+        panic!("not an include");
+    };
+    excerpt(&text(t, &file), selector).expect("resolves")
+}
+
+#[test]
+fn rewritten_includes_show_what_the_anchors_showed() {
+    // What mdBook showed for each anchor in the snapshots that kept their
+    // markers: the anchor's lines, nested markers left out.
+    let one = "pub fn one() -> u32 {\n    1\n}";
+    let plain = "pub const PLAIN: u32 = 7;";
+    let two_at_2 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    let x = 2;\n    \
+                    x * u32::from(t.fx_two)\n}";
+    let two_at_3 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    \
+                    let x = three::three() - 1;\n    x * u32::from(t.fx_two)\n}";
+    assert_eq!(shown(&snap(1), "book/src/ch01-one.md", 0), one);
+    for n in [2, 3] {
+        assert_eq!(shown(&snap(n), "book/src/ch01-one.md", 0), one);
+        assert_eq!(shown(&snap(n), "book/src/ch01-one.md", 1), plain);
+    }
+    assert_eq!(shown(&snap(2), "book/src/ch02-two.md", 0), two_at_2);
+    assert_eq!(shown(&snap(3), "book/src/ch02-two.md", 0), two_at_3);
+}
+
+#[test]
+fn no_snapshot_has_a_marker_line() {
+    for n in 1..=3 {
+        let s = snap(n);
+        for (path, entry) in &s.files {
+            let Some(text) = entry.text() else { continue };
+            let parsed = markers::parse(path, text);
+            let marker = parsed
+                .lines
+                .iter()
+                .position(|l| !matches!(l.role, Role::Content | Role::ReplacedContent(_)));
+            assert_eq!(marker, None, "stage {n}: marker line in {path}");
+        }
+    }
+    // Marker-looking text in a Markdown code block is content, kept.
+    assert!(text(&snap(1), "book/src/intro.md").contains("// ANCHOR: stage-09-nope"));
+}
+
+#[test]
+fn the_snapshot_knows_mains_lines() {
+    let tree = common::tree();
+    let (manifests, _) = manifest::load(&tree);
+    let s = snapshot::build(&tree, &manifests, 1, &origin()).unwrap();
+    // lib.rs line 4 of stage 1 (`pub fn one`) is line 10 of main.
+    assert_eq!(
+        text(&s.tree, "crates/engine/src/lib.rs").lines().nth(3),
+        Some("pub fn one() -> u32 {")
+    );
+    assert_eq!(s.main_line("crates/engine/src/lib.rs", 4), 10);
+    // Files nothing was cut from keep their numbers.
+    assert_eq!(s.main_line("stages/bench.epd", 1), 1);
+}
+
+#[test]
+fn an_empty_anchor_becomes_an_empty_range_that_the_check_catches() {
+    let mut tree = common::tree();
+    tree.files.insert(
+        "crates/engine/src/f.rs".into(),
+        Entry::file(rust(
+            "fn a() {}\n%% ANCHOR: excerpt\n%% ANCHOR: stage-02-two--f\nfn f() {}\n\
+             %% ANCHOR_END: stage-02-two--f\n%% ANCHOR_END: excerpt\nfn b() {}\n",
+        )),
+    );
+    tree.files.insert(
+        "book/src/ch01-one.md".into(),
+        Entry::file("# One\n\n{{#include ../../crates/engine/src/f.rs:excerpt}}\n"),
+    );
+    let (manifests, _) = manifest::load(&tree);
+    let s1 = snapshot::build(&tree, &manifests, 1, &origin())
+        .unwrap()
+        .tree;
+    // In stage 1 the excerpt is empty: an empty range where it stood.
+    assert_eq!(
+        text(&s1, "crates/engine/src/f.rs"),
+        "fn a() {}\nfn b() {}\n"
+    );
+    assert_eq!(
+        text(&s1, "book/src/ch01-one.md"),
+        "# One\n\n{{#include ../../crates/engine/src/f.rs:2:1}}\n"
+    );
+    assert_eq!(
+        excerpt("fn a() {}\nfn b() {}\n", &Selector::Lines(Some(2), Some(1))),
+        Ok(String::new())
+    );
+    let problems = stagetool::book::check_includes(&s1);
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        problems[0].to_string(),
+        "book/src/ch01-one.md:3: error: {{#include ../../crates/engine/src/f.rs:2:1}}: \
+         lines 2:1 of crates/engine/src/f.rs are empty"
+    );
+    // From stage 2 on it has its line.
+    let s2 = snapshot::build(&tree, &manifests, 2, &origin())
+        .unwrap()
+        .tree;
+    assert!(text(&s2, "book/src/ch01-one.md").contains("f.rs:2:2}}"));
+    assert!(stagetool::book::check_includes(&s2).is_empty());
 }

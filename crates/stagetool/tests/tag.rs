@@ -2,8 +2,8 @@
 
 mod common;
 
-use stagetool::tree::TempDir;
 use std::path::Path;
+use tempfile::TempDir;
 
 fn clone(src: &Path, name: &str, parent: &TempDir) -> std::path::PathBuf {
     let dst = parent.path().join(name);
@@ -28,7 +28,7 @@ fn tag(dir: &Path) -> String {
 #[test]
 fn tags_are_identical_in_two_clones() {
     let main = common::repo();
-    let parent = TempDir::new("stagetool-clones").unwrap();
+    let parent = tempfile::tempdir().unwrap();
     let a = clone(main.path(), "a", &parent);
     let b = clone(main.path(), "b", &parent);
     let out_a = tag(&a);

@@ -8,9 +8,10 @@
 
 #![allow(dead_code)]
 
-use stagetool::tree::{Entry, Mode, TempDir, Tree};
+use stagetool::tree::{Entry, Mode, Tree};
 use std::path::Path;
 use std::process::Command;
+use tempfile::TempDir;
 
 pub const LIB_RS: &str = r#"//! Fixture engine.
 %% ANCHOR: stage-01-one--mods
@@ -60,6 +61,7 @@ pub struct Techniques {
 "#;
 
 pub const THREE_RS: &str = r#"%% ANCHOR: stage-03-three--file
+/// Three, the triple of one.
 pub fn three() -> u32 {
     3
 }
@@ -123,6 +125,18 @@ Markers look like this (a code block, not a marker):
 ```
 "#;
 
+pub const CH01: &str = r#"# One
+
+```rust
+{{#include ../../crates/engine/src/lib.rs:stage-01-one}}
+```
+
+<!-- ANCHOR: stage-02-two -->
+Stage two adds a constant:
+{{#include ../../crates/engine/src/lib.rs:plain-anchor}}
+<!-- ANCHOR_END: stage-02-two -->
+"#;
+
 pub const RUN_SH: &str = r#"#!/bin/sh
 echo one
 # ANCHOR: stage-02-two
@@ -130,14 +144,24 @@ echo two
 # ANCHOR_END: stage-02-two
 "#;
 
+/// A manifest; stage 3 introduces the name `triple`.
 pub fn manifest(id: u32, slug: &str, techniques: &[&str], nodes: Option<u64>) -> String {
-    let techniques: Vec<String> = techniques.iter().map(|t| format!("{t:?}")).collect();
+    let list = |items: &[&str]| -> String {
+        let quoted: Vec<String> = items.iter().map(|t| format!("{t:?}")).collect();
+        quoted.join(", ")
+    };
+    let introduces = if slug == "three" {
+        &["triple"][..]
+    } else {
+        &[]
+    };
     let nodes = nodes.map(|n| format!("nodes = {n}\n")).unwrap_or_default();
     format!(
         "id = {id}\nslug = \"{slug}\"\ntag = \"stage-{id:02}-{slug}\"\ntitle = \"Stage {slug}\"\n\
-         chapter = \"ch{id:02}-{slug}.md\"\ntechniques = [{}]\n\n[bench]\ndepth = 2\n{nodes}\n\
-         [sprt]\nelo = 1.5\n",
-        techniques.join(", ")
+         chapter = \"ch{id:02}-{slug}.md\"\ntechniques = [{}]\nintroduces = [{}]\n\n\
+         [bench]\ndepth = 2\n{nodes}\n[notes]\nelo = 1.5\n",
+        list(techniques),
+        list(introduces)
     )
 }
 
@@ -164,11 +188,7 @@ pub fn files() -> Vec<(String, String, bool)> {
         ),
         ("book/src/SUMMARY.md", SUMMARY.into(), false),
         ("book/src/intro.md", INTRO.into(), false),
-        (
-            "book/src/ch01-one.md",
-            "# One\n\n{{#include ../../crates/engine/src/lib.rs:stage-01-one}}\n".into(),
-            false,
-        ),
+        ("book/src/ch01-one.md", CH01.into(), false),
         (
             "book/src/ch02-two.md",
             "# Two\n\n{{#include ../../crates/engine/src/lib.rs:stage-02-two}}\n".into(),
@@ -245,7 +265,10 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 /// Writes the fixture as a git repository with one commit on `main`.
 pub fn repo() -> TempDir {
-    let dir = TempDir::new("stagetool-fixture").expect("temp dir");
+    let dir = tempfile::Builder::new()
+        .prefix("stagetool-fixture")
+        .tempdir()
+        .expect("temp dir");
     tree().write_to(dir.path()).expect("write fixture");
     git(dir.path(), &["init", "-q", "-b", "main"]);
     git(dir.path(), &["add", "-A"]);

@@ -1,0 +1,479 @@
+//! Stage manifests, `stages/NN-slug.toml`: reading them (serde + toml) and
+//! writing the tables that tools record in them (toml_edit, so that every
+//! other key, table and comment stays as it was).
+//!
+//! The fields are described in `stages/README.md`. Unknown fields and
+//! tables are ignored when reading, so a manifest can carry notes for
+//! people.
+
+use serde::{Deserialize, Serialize};
+use toml_edit::{DocumentMut, Item, Table};
+
+/// One stage, as its manifest describes it.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+pub struct Manifest {
+    /// Stage number; the file is `stages/NN-slug.toml` with NN = id.
+    pub id: u32,
+    pub slug: String,
+    /// The git tag of the stage's snapshot, `stage-NN-slug`.
+    pub tag: String,
+    /// The chapter's title.
+    pub title: String,
+    /// Chapter file, relative to `book/src/`.
+    pub chapter: String,
+    /// Field names of the engine's `Techniques` this stage switches on.
+    #[serde(default)]
+    pub techniques: Vec<String>,
+    /// Words this stage introduces: they must not appear in the Rust code
+    /// of an earlier stage's snapshot (`scripts/stages lint`).
+    #[serde(default)]
+    pub introduces: Vec<String>,
+    pub bench: BenchRecord,
+    /// Written by `arena record`: the SPRT against the previous stage.
+    #[serde(default)]
+    pub sprt: Option<MatchRecord>,
+    /// Written by `arena record --table reliability`: a self-play run that
+    /// counts failures.
+    #[serde(default)]
+    pub reliability: Option<MatchRecord>,
+}
+
+/// Bench settings and the node counts recorded by `cb2026 stages --record`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+pub struct BenchRecord {
+    /// Depth the bench searches at this stage (perft depth for stages
+    /// without a search).
+    pub depth: u32,
+    /// Recorded total nodes over the bench positions.
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Recorded nodes per bench position, in `bench.epd` order.
+    #[serde(default)]
+    pub positions: Vec<u64>,
+    /// Recorded comparison with the previous stage at a common depth.
+    #[serde(default)]
+    pub vs_previous: Option<Comparison>,
+}
+
+/// Total bench nodes of the previous stage (`before`) and this one
+/// (`after`), both at `depth`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub struct Comparison {
+    pub depth: u32,
+    pub before: u64,
+    pub after: u64,
+}
+
+/// A match recorded by `arena record`: what was played and what came out.
+/// Pairs are `[engine 1, engine 2]`; engine 1 is the stage itself. The
+/// SPRT fields (`penta` to `verdict`) are there in `[sprt]` tables only.
+/// Field order is the order in the file.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct MatchRecord {
+    /// The exact `arena match` command, runnable from the repository root.
+    pub command: String,
+    /// `stage5 (Stage=5), depth 4`: name, UCI options and limits.
+    pub engine1: String,
+    pub engine2: String,
+    /// Each engine's limits: `depth=4`, `nodes=N` or `10+0.1`.
+    pub limits: Vec<String>,
+    /// The opening book, or `(start position)`.
+    pub book: String,
+    pub seed: u64,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Game pairs scoring 0, ½, 1, 1½ and 2 points for engine 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub penta: Option<[u64; 5]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo_error: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nelo: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nelo_error: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llr: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower_bound: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper_bound: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo0: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elo1: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpha: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beta: Option<f64>,
+    /// `H0 accepted`, `H1 accepted` or `inconclusive`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    /// Mean thinking time per move, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_per_move_ms: Option<[f64; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub longest_move_ms: Option<[u64; 2]>,
+    /// Games lost by each kind of failure.
+    pub time_forfeits: [u64; 2],
+    pub illegal_moves: [u64; 2],
+    pub crashes: [u64; 2],
+    pub no_answers: [u64; 2],
+    /// The commit the engines were built from; `-dirty` when the work tree
+    /// had uncommitted changes.
+    pub commit: String,
+}
+
+impl MatchRecord {
+    /// One field as text, the way `arena show` prints it: strings as they
+    /// are, anything else as TOML (`[0, 0]`, `2.9717`).
+    pub fn field(&self, key: &str) -> Option<String> {
+        let value = toml::Value::try_from(self).ok()?;
+        match value.get(key)? {
+            toml::Value::String(s) => Some(s.clone()),
+            other => Some(other.to_string()),
+        }
+    }
+}
+
+/// The tables a match can be recorded in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchTable {
+    /// `[sprt]`: the stage against the previous one.
+    Sprt,
+    /// `[reliability]`: a long self-play match that counts failures.
+    Reliability,
+}
+
+impl MatchTable {
+    /// The table's name in the manifest.
+    pub fn name(self) -> &'static str {
+        match self {
+            MatchTable::Sprt => "sprt",
+            MatchTable::Reliability => "reliability",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "sprt" => Ok(MatchTable::Sprt),
+            "reliability" => Ok(MatchTable::Reliability),
+            _ => Err(format!("unknown table {name:?} (use sprt or reliability)")),
+        }
+    }
+
+    /// The record of this table in a manifest, if there is one.
+    pub fn of(self, manifest: &Manifest) -> Option<&MatchRecord> {
+        match self {
+            MatchTable::Sprt => manifest.sprt.as_ref(),
+            MatchTable::Reliability => manifest.reliability.as_ref(),
+        }
+    }
+}
+
+/// Parses a manifest's text. Whether it agrees with its file name is
+/// [`file_name_problems`]'s business.
+pub fn parse(text: &str) -> Result<Manifest, String> {
+    toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))
+}
+
+/// The file name of a manifest: `NN-slug.toml`.
+pub fn file_name(id: u32, slug: &str) -> String {
+    format!("{id:02}-{slug}.toml")
+}
+
+/// The tag of stage `id`: `stage-NN-slug`.
+pub fn tag(id: u32, slug: &str) -> String {
+    format!("stage-{id:02}-{slug}")
+}
+
+/// If `name` is a manifest's file name (`NN-slug.toml`, NN two digits or
+/// more), its NN and slug.
+pub fn parse_file_name(name: &str) -> Option<(u32, &str)> {
+    let stem = name.strip_suffix(".toml")?;
+    let (number, slug) = stem.split_once('-')?;
+    if number.len() < 2 || !number.bytes().all(|b| b.is_ascii_digit()) || !is_slug(slug) {
+        return None;
+    }
+    Some((number.parse().ok()?, slug))
+}
+
+/// `[a-z0-9]+(-[a-z0-9]+)*`
+pub fn is_slug(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+/// Where a manifest disagrees with its file name `NN-slug.toml`.
+pub fn file_name_problems(manifest: &Manifest, id: u32, slug: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    if manifest.id != id {
+        problems.push(format!(
+            "id = {} but the file name says {id:02}",
+            manifest.id
+        ));
+    }
+    if manifest.slug != slug {
+        problems.push(format!(
+            "slug = {:?} but the file name says {slug:?}",
+            manifest.slug
+        ));
+    }
+    let want = tag(manifest.id, &manifest.slug);
+    if manifest.tag != want {
+        problems.push(format!("tag = {:?}, expected {want:?}", manifest.tag));
+    }
+    problems
+}
+
+/// Reads every manifest `NN-slug.toml` of a directory, in file-name order.
+/// Other files are left alone; a manifest that does not parse is an error
+/// naming the file.
+pub fn read_dir(dir: &std::path::Path) -> Result<Vec<Manifest>, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<std::path::PathBuf> = entries
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| parse_file_name(name).is_some())
+        })
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+        })
+        .collect()
+}
+
+/// Writes the bench counts `cb2026 stages --record` measured into a
+/// manifest's `[bench]` table: `nodes`, `positions` and the
+/// `[bench.vs_previous]` sub-table (removed when `None`). `depth`, other
+/// keys, tables and comments stay as they are.
+pub fn record_bench(
+    text: &str,
+    nodes: u64,
+    positions: &[u64],
+    vs_previous: Option<&Comparison>,
+) -> Result<String, String> {
+    let mut doc = document(text)?;
+    let bench = doc
+        .get_mut("bench")
+        .and_then(Item::as_table_mut)
+        .ok_or("the manifest has no [bench] table")?;
+    bench["nodes"] = toml_edit::value(integer(nodes)?);
+    let mut array = toml_edit::Array::new();
+    for &n in positions {
+        array.push(integer(n)?);
+    }
+    bench["positions"] = toml_edit::value(array);
+    match vs_previous {
+        Some(c) => {
+            let mut table = Table::new();
+            table["depth"] = toml_edit::value(i64::from(c.depth));
+            table["before"] = toml_edit::value(integer(c.before)?);
+            table["after"] = toml_edit::value(integer(c.after)?);
+            bench["vs_previous"] = Item::Table(table);
+        }
+        None => {
+            bench.remove("vs_previous");
+        }
+    }
+    Ok(doc.to_string())
+}
+
+/// The comment written above a recorded match table.
+pub const MATCH_NOTE: &str =
+    "# Written by `arena record` from the match's --json summary; do not edit.";
+
+/// Writes a match into a manifest as table `table`, replacing an earlier
+/// one in place (so a re-run leaves no stale keys) or adding it after
+/// every other table. Everything else stays as it was.
+pub fn record_match(text: &str, table: MatchTable, record: &MatchRecord) -> Result<String, String> {
+    let mut doc = document(text)?;
+    let mut new = match_table(record)?;
+    new.decor_mut().set_prefix(format!("\n{MATCH_NOTE}\n"));
+    match doc.get_mut(table.name()) {
+        Some(item) => {
+            if let Some(position) = item.as_table().and_then(Table::position) {
+                new.set_position(Some(position));
+            }
+            *item = Item::Table(new);
+        }
+        None => {
+            // After every table, sub-tables such as [bench.vs_previous] too.
+            new.set_position(Some(last_position(doc.as_table()) + 1));
+            doc.insert(table.name(), Item::Table(new));
+        }
+    }
+    Ok(doc.to_string())
+}
+
+/// A record as a TOML table, keys in the struct's order.
+fn match_table(record: &MatchRecord) -> Result<Table, String> {
+    let text = toml::to_string(record).map_err(|e| format!("cannot write the record: {e}"))?;
+    let doc = document(&text)?;
+    Ok(doc.as_table().clone())
+}
+
+fn document(text: &str) -> Result<DocumentMut, String> {
+    text.parse()
+        .map_err(|e: toml_edit::TomlError| format!("not valid TOML: {e}"))
+}
+
+/// TOML integers are signed 64-bit.
+fn integer(n: u64) -> Result<i64, String> {
+    i64::try_from(n).map_err(|_| format!("{n} is too large for TOML"))
+}
+
+/// The largest position of any table in `table`, nested ones included.
+fn last_position(table: &Table) -> isize {
+    table
+        .iter()
+        .filter_map(|(_, item)| item.as_table())
+        .map(|t| t.position().unwrap_or(0).max(last_position(t)))
+        .max()
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MANIFEST: &str = "id = 5\nslug = \"fixture\"\ntag = \"stage-05-fixture\"\n\
+        title = \"Fixture\"\n# keep me\nchapter = \"ch05.md\"\ntechniques = [\"fx\"]\n\n\
+        [bench]\ndepth = 4 # the bench depth\n\n[bench.vs_previous]\ndepth = 4\nbefore = 1\n\
+        after = 2\n\n[notes]\ntext = \"for people\"\n";
+
+    fn sample_record(llr: f64) -> MatchRecord {
+        MatchRecord {
+            command: "target/release/arena match --engine x".into(),
+            engine1: "stage5 (Stage=5), depth 4".into(),
+            engine2: "stage4 (Stage=4), depth 6".into(),
+            limits: vec!["depth=4".into(), "depth=6".into()],
+            book: "book.epd".into(),
+            seed: 1,
+            games: 20,
+            wins: 12,
+            draws: 4,
+            losses: 4,
+            penta: Some([0, 1, 4, 3, 2]),
+            llr: Some(llr),
+            elo_error: Some(f64::INFINITY),
+            verdict: Some("inconclusive".into()),
+            time_per_move_ms: Some([12.3, 56.8]),
+            crashes: [0, 1],
+            commit: "abc-dirty".into(),
+            ..MatchRecord::default()
+        }
+    }
+
+    #[test]
+    fn reads_a_manifest_and_ignores_unknown_tables() {
+        let m = parse(MANIFEST).expect("parses");
+        assert_eq!((m.id, m.slug.as_str()), (5, "fixture"));
+        assert_eq!(m.bench.depth, 4);
+        assert_eq!(m.bench.nodes, None);
+        assert_eq!(
+            m.bench.vs_previous,
+            Some(Comparison {
+                depth: 4,
+                before: 1,
+                after: 2
+            })
+        );
+        assert!(m.sprt.is_none() && m.introduces.is_empty());
+        let broken = parse("id = 5\n").unwrap_err();
+        assert!(broken.contains("missing field"), "{broken}");
+    }
+
+    #[test]
+    fn file_names_and_tags() {
+        assert_eq!(
+            parse_file_name("05-quiet-moves.toml"),
+            Some((5, "quiet-moves"))
+        );
+        assert_eq!(parse_file_name("5-x.toml"), None);
+        assert_eq!(parse_file_name("05-X.toml"), None);
+        assert_eq!(parse_file_name("bench.epd"), None);
+        assert_eq!(file_name(12, "tt"), "12-tt.toml");
+        let m = parse(MANIFEST).unwrap();
+        assert!(file_name_problems(&m, 5, "fixture").is_empty());
+        let problems = file_name_problems(&m, 6, "other");
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("file name says 06"));
+    }
+
+    #[test]
+    fn recording_the_bench_keeps_everything_else() {
+        let text = record_bench(MANIFEST, 30, &[10, 20], None).expect("records");
+        assert!(text.contains("# keep me\n"), "{text}");
+        assert!(text.contains("depth = 4 # the bench depth\n"), "{text}");
+        assert!(!text.contains("vs_previous"), "{text}");
+        assert!(text.contains("[notes]\ntext = \"for people\"\n"), "{text}");
+        let m = parse(&text).unwrap();
+        assert_eq!((m.bench.nodes, m.bench.positions), (Some(30), vec![10, 20]));
+        let c = Comparison {
+            depth: 3,
+            before: 50,
+            after: 30,
+        };
+        let again = record_bench(&text, 30, &[10, 20], Some(&c)).unwrap();
+        assert_eq!(parse(&again).unwrap().bench.vs_previous, Some(c));
+        assert!(record_bench("id = 1\n", 1, &[], None).is_err());
+    }
+
+    #[test]
+    fn recording_a_match_replaces_the_table_in_place() {
+        let text = record_match(MANIFEST, MatchTable::Sprt, &sample_record(1.5)).unwrap();
+        assert!(text.starts_with("id = 5\nslug = \"fixture\"\n"), "{text}");
+        assert!(text.contains(MATCH_NOTE));
+        assert!(text.contains("penta = [0, 1, 4, 3, 2]\n"), "{text}");
+        assert!(text.contains("elo_error = inf\n"), "{text}");
+        assert!(
+            !text.contains("score"),
+            "absent fields are left out: {text}"
+        );
+        assert!(text.find("[sprt]") > text.find("[notes]"), "{text}");
+        let m = parse(&text).unwrap();
+        assert_eq!(m.sprt, Some(sample_record(1.5)));
+
+        let again = record_match(&text, MatchTable::Reliability, &sample_record(0.0)).unwrap();
+        let again = record_match(&again, MatchTable::Sprt, &sample_record(-3.0)).unwrap();
+        assert_eq!(again.matches("[sprt]").count(), 1);
+        assert_eq!(again.matches(MATCH_NOTE).count(), 2);
+        assert!(again.find("[sprt]") < again.find("[reliability]"));
+        let m = parse(&again).unwrap();
+        assert_eq!(m.sprt.as_ref().and_then(|s| s.llr), Some(-3.0));
+        assert_eq!(
+            MatchTable::Reliability.of(&m).and_then(|r| r.llr),
+            Some(0.0)
+        );
+        // Recording the same match again changes nothing.
+        let same = record_match(&again, MatchTable::Sprt, &sample_record(-3.0)).unwrap();
+        assert_eq!(same, again);
+    }
+
+    #[test]
+    fn fields_print_like_the_file() {
+        let r = sample_record(1.5);
+        assert_eq!(r.field("command").as_deref(), Some(r.command.as_str()));
+        assert_eq!(r.field("crashes").as_deref(), Some("[0, 1]"));
+        assert_eq!(r.field("games").as_deref(), Some("20"));
+        assert_eq!(r.field("score"), None);
+    }
+}
