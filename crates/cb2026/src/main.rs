@@ -6,11 +6,10 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use engine::bench::{BenchRun, run_bench};
+use engine::bench::{BenchRun, Counted, stage_bench};
 use engine::board::parse_fen;
 use engine::perft::{divide, parse_suite, perft, run_suite};
-use engine::stages::{bench_fens, latest_stage, manifest, preset};
-use engine::techniques::Params;
+use engine::stages::latest_stage;
 
 mod stages_table;
 
@@ -100,7 +99,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None | Some(Command::Uci) => {
-            engine::uci::run(std::io::stdin().lock(), std::io::stdout());
+            engine::console::run(std::io::stdin().lock(), std::io::stdout());
             Ok(())
         }
         Some(Command::Perft {
@@ -194,30 +193,34 @@ fn perft_suite(path: &str, max_nodes: u64) -> Result<(), String> {
 
 fn bench_command(stage: Option<u32>, depth: Option<u32>) -> Result<(), String> {
     let stage = stage.unwrap_or_else(latest_stage);
-    let depth = match depth {
-        Some(d) => d,
-        None => manifest(stage)?.bench.depth,
-    };
-    let run = run_bench(preset(stage)?, Params::default(), depth, &bench_fens())?;
+    let run = stage_bench(stage, depth)?;
     print_bench(stage, &run);
     Ok(())
 }
 
 fn print_bench(stage: u32, run: &BenchRun) {
     println!("stage {stage}, depth {}", run.depth);
+    let unit = match run.counted {
+        Counted::PerftLeaves => "leaves",
+        // ANCHOR_END: stage-01-board--commands
+        // ANCHOR: stage-03-negamax--unit
+        Counted::SearchNodes => "nodes",
+        // ANCHOR_END: stage-03-negamax--unit
+        // ANCHOR: stage-01-board--print-bench
+    };
     for (i, row) in run.rows.iter().enumerate() {
-        println!("position {:>2} {:>12} nodes  {}", i + 1, row.nodes, row.fen);
+        println!("position {:>2} {:>12} {unit}  {}", i + 1, row.nodes, row.fen);
     }
     println!("{:.3} s", run.elapsed.as_secs_f64());
     println!("{} nodes {} nps", run.total_nodes(), run.nps());
 }
-// ANCHOR_END: stage-01-board--commands
+// ANCHOR_END: stage-01-board--print-bench
 
 // ANCHOR: stage-02-eval--cli
 fn eval_command(fen: Option<&str>) -> Result<(), String> {
     let board = board_from(fen)?;
     println!("{}", engine::board::to_fen(&board));
-    print!("{}", engine::uci::format_breakdown(&board));
+    print!("{}", engine::console::format_breakdown(&board));
     Ok(())
 }
 // ANCHOR_END: stage-02-eval--cli
@@ -231,14 +234,15 @@ fn search_command(
 ) -> Result<(), String> {
     let board = board_from(fen)?;
     let stage = stage.unwrap_or_else(latest_stage);
-    let mut techniques = preset(stage)?;
+    let mut techniques = engine::stages::preset(stage)?;
     // `search` is about the search: even stages 1 and 2 get negamax here.
     techniques.negamax = true;
-    let mut searcher = engine::search::Searcher::new(techniques, Params::default());
+    let params = engine::params::Params::default();
+    let mut searcher = engine::search::Searcher::new(techniques, params);
     if stats {
         searcher.stats = Some(engine::notes::Stats::default());
     }
-    let limits = engine::search::Limits {
+    let limits = engine::time::Limits {
         depth: Some(depth),
         ..Default::default()
     };

@@ -12,31 +12,28 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
-use engine::bench::run_bench;
-use engine::stages::{bench_fens, manifests, preset};
-use engine::techniques::Params;
+use engine::bench::stage_bench;
+use engine::stages::manifests;
 
 /// Small enough that the slowest stage (plain minimax) stays quick.
 const DEPTH: u32 = 3;
 
 fn bench_stages(c: &mut Criterion) {
-    let fens = bench_fens();
     let mut group = c.benchmark_group("bench");
     group.sample_size(10);
     group.warm_up_time(Duration::from_secs(1));
     group.measurement_time(Duration::from_secs(5));
     for m in manifests() {
-        let techniques = preset(m.id).expect("every stage has a preset");
         let depth = DEPTH.min(m.bench.depth);
-        let nodes = run_bench(techniques, Params::default(), depth, &fens)
-            .expect("bench positions are valid")
+        let nodes = stage_bench(m.id, Some(depth))
+            .expect("every stage has a bench")
             .total_nodes();
         group.throughput(Throughput::Elements(nodes));
         let id = BenchmarkId::new(m.tag.clone(), format!("depth {depth}"));
         group.bench_function(id, |b| {
             b.iter(|| {
-                run_bench(black_box(techniques), Params::default(), depth, &fens)
-                    .expect("bench positions are valid")
+                stage_bench(black_box(m.id), Some(depth))
+                    .expect("every stage has a bench")
                     .total_nodes()
             })
         });

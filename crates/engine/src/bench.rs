@@ -9,16 +9,35 @@
 
 use std::time::{Duration, Instant};
 
+use cozy_chess::Board;
+
 use crate::board::parse_fen;
 use crate::perft::perft;
-use crate::techniques::{Params, Techniques};
+use crate::stages::{bench_fens, manifest};
 // ANCHOR_END: stage-01-board
-// ANCHOR: stage-03-negamax--bench-imports
-use crate::search::{Limits, Searcher};
-// ANCHOR_END: stage-03-negamax--bench-imports
+// ANCHOR: stage-03-negamax--imports
+use crate::params::Params;
+use crate::search::Searcher;
+use crate::stages::preset;
+use crate::techniques::Techniques;
+use crate::time::Limits;
+// ANCHOR_END: stage-03-negamax--imports
 // ANCHOR: stage-01-board--bench
 
-/// Nodes searched on one bench position.
+/// What a bench counted. Counts of different kinds are not comparable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Leaves of the legal-move tree (before there is a search).
+    PerftLeaves,
+    // ANCHOR_END: stage-01-board--bench
+    // ANCHOR: stage-03-negamax--counted
+    /// Nodes of the search tree: calls of the search functions.
+    SearchNodes,
+    // ANCHOR_END: stage-03-negamax--counted
+    // ANCHOR: stage-01-board--run
+}
+
+/// The count on one bench position.
 #[derive(Clone, Debug)]
 pub struct BenchRow {
     pub fen: String,
@@ -29,6 +48,7 @@ pub struct BenchRow {
 #[derive(Clone, Debug)]
 pub struct BenchRun {
     pub depth: u32,
+    pub counted: Counted,
     pub rows: Vec<BenchRow>,
     pub elapsed: Duration,
 }
@@ -45,12 +65,12 @@ impl BenchRun {
     }
 }
 
-/// Search every position of `fens` to `depth` with a fresh engine.
+/// Count the work on every position of `fens` at `depth` with `count`.
 pub fn run_bench(
-    techniques: Techniques,
-    params: Params,
     depth: u32,
     fens: &[&str],
+    counted: Counted,
+    mut count: impl FnMut(&Board, u32) -> u64,
 ) -> Result<BenchRun, String> {
     let boards = fens
         .iter()
@@ -62,52 +82,64 @@ pub fn run_bench(
         .zip(&boards)
         .map(|(fen, board)| BenchRow {
             fen: fen.to_string(),
-            nodes: bench_position(board, depth, techniques, params),
+            nodes: count(board, depth),
         })
         .collect();
     Ok(BenchRun {
         depth,
+        counted,
         rows,
         elapsed: start.elapsed(),
     })
 }
 
-/// Nodes for one position. Before there is a search (stages 1 and 2) the
-/// bench counts perft leaves, so even the first stage has a bench line.
-fn bench_position(
-    board: &cozy_chess::Board,
-    depth: u32,
+/// Before there is a search, the bench counts perft leaves, so that even
+/// the first chapter has a bench line.
+pub fn perft_bench(depth: u32, fens: &[&str]) -> Result<BenchRun, String> {
+    run_bench(depth, fens, Counted::PerftLeaves, perft)
+}
+
+/// The bench of stage `stage` on the bench positions, at `depth` or the
+/// stage's own bench depth.
+pub fn stage_bench(stage: u32, depth: Option<u32>) -> Result<BenchRun, String> {
+    stage_bench_on(stage, depth, &bench_fens())
+}
+
+/// The bench of stage `stage` on the positions `fens`.
+pub fn stage_bench_on(stage: u32, depth: Option<u32>, fens: &[&str]) -> Result<BenchRun, String> {
+    let depth = match depth {
+        Some(depth) => depth,
+        None => manifest(stage)?.bench.depth,
+    };
+    // ANCHOR_END: stage-01-board--run
+    // ANCHOR: stage-03-negamax--stage-bench
+    let techniques = preset(stage)?;
+    if techniques.negamax {
+        return search_bench(techniques, Params::default(), depth, fens);
+    }
+    // ANCHOR_END: stage-03-negamax--stage-bench
+    // ANCHOR: stage-01-board--end
+    perft_bench(depth, fens)
+}
+// ANCHOR_END: stage-01-board--end
+// ANCHOR: stage-03-negamax
+
+/// Search every position to `depth` with a fresh engine (so nothing learned
+/// on one position helps the next) and count the nodes.
+pub fn search_bench(
     techniques: Techniques,
     params: Params,
-) -> u64 {
-    // ANCHOR_END: stage-01-board--bench
-    // ANCHOR: stage-03-negamax--bench
-    if searches(&techniques) {
+    depth: u32,
+    fens: &[&str],
+) -> Result<BenchRun, String> {
+    run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
         let mut searcher = Searcher::new(techniques, params);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         searcher.search(board, &[], limits, &mut |_| {});
-        return searcher.nodes();
-    }
-    // ANCHOR_END: stage-03-negamax--bench
-    // ANCHOR: stage-01-board--bench-end
-    let _ = (techniques, params);
-    perft(board, depth)
+        searcher.nodes()
+    })
 }
-
-/// Does the bench search with these techniques, or count perft leaves?
-/// Node counts of the two kinds are not comparable.
-pub fn searches(techniques: &Techniques) -> bool {
-    // ANCHOR_END: stage-01-board--bench-end
-    // ANCHOR: stage-03-negamax--searches
-    if techniques.negamax {
-        return true;
-    }
-    // ANCHOR_END: stage-03-negamax--searches
-    // ANCHOR: stage-01-board--searches-end
-    let _ = techniques;
-    false
-}
-// ANCHOR_END: stage-01-board--searches-end
+// ANCHOR_END: stage-03-negamax

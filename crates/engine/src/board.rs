@@ -201,6 +201,29 @@ fn en_passant_capture_possible(board: &Board) -> bool {
 }
 // ANCHOR_END: stage-03-negamax--key
 
+// ANCHOR: stage-03-negamax--material
+/// Is there too little material on the board for either side ever to mate?
+///
+/// The rules call a position where no series of legal moves can end in
+/// mate a draw (FIDE Laws, article 5.2.2). We recognise the cases a few
+/// bitboard tests can see: bare kings, a king and one minor piece against
+/// a bare king, and any number of bishops that all stand on squares of one
+/// colour (a king can always step off that colour, so it is never mated).
+pub fn insufficient_material(board: &Board) -> bool {
+    let heavy_or_pawns = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    if !heavy_or_pawns.is_empty() {
+        return false;
+    }
+    let knights = board.pieces(Piece::Knight);
+    let bishops = board.pieces(Piece::Bishop);
+    if knights.len() + bishops.len() <= 1 {
+        return true;
+    }
+    let light = cozy_chess::BitBoard::LIGHT_SQUARES;
+    knights.is_empty() && ((bishops & light).is_empty() || (bishops & !light).is_empty())
+}
+// ANCHOR_END: stage-03-negamax--material
+
 // ANCHOR: stage-05-quiescence--noisy
 /// Captures (en passant included) and promotions: the moves quiescence
 /// search looks at. Castling, encoded as the king capturing its own rook,

@@ -316,13 +316,9 @@ impl AccumulatorStack {
     }
 
     /// Write the accumulator of ply `ply + 1`: the position after `mv` is
-    /// played at ply `ply`. `None` is a null move (a pass), which changes
-    /// nothing on the board.
-    pub fn update(&mut self, board: &Board, mv: Option<Move>, ply: usize) {
-        let next = match mv {
-            Some(mv) => self.stack[ply].after_move(board, mv),
-            None => self.stack[ply],
-        };
+    /// played at ply `ply`.
+    pub fn update(&mut self, board: &Board, mv: Move, ply: usize) {
+        let next = self.stack[ply].after_move(board, mv);
         self.stack.truncate(ply + 1);
         self.stack.push(next);
     }

@@ -1,25 +1,40 @@
+// ANCHOR: stage-01-board
 //! cb2026: a chess engine built one technique at a time.
 //!
-//! Every module is teaching material for the book in `book/`. The
-//! `ANCHOR: stage-NN-slug` comments mark what each stage (chapter) adds;
-//! `scripts/stages` cuts the repository at those markers to produce the
-//! `stage-NN-slug` tags.
+//! Every module is teaching material for the book in `book/`, and the
+//! modules form a stack: each one uses only the modules declared before it
+//! in this file (a test, `tests/layers.rs`, holds us to it). From the
+//! bottom up: the board and the rules, the evaluation, the switches and
+//! numbers that configure a search, move ordering, the clock, the search
+//! itself, the bench, and on top the UCI protocol and the console that
+//! reads your commands. The book's appendix "Inside this repository" draws
+//! the stack.
 
-// ANCHOR: stage-01-board--modules
-pub mod bench;
 pub mod board;
 pub mod perft;
-pub mod stages;
-pub mod techniques;
-pub mod uci;
-// ANCHOR_END: stage-01-board--modules
-// ANCHOR: stage-02-eval--modules
+// ANCHOR_END: stage-01-board
+// ANCHOR: stage-02-eval
 pub mod eval;
-// ANCHOR_END: stage-02-eval--modules
-// ANCHOR: stage-03-negamax--modules
+// ANCHOR_END: stage-02-eval
+// ANCHOR: stage-03-negamax
 pub mod notes;
-pub mod search;
-// ANCHOR_END: stage-03-negamax--modules
-// ANCHOR: stage-06-iterative--modules
+// ANCHOR_END: stage-03-negamax
+// ANCHOR: stage-01-board--settings
+pub mod params;
+pub mod techniques;
+pub mod stages;
+// ANCHOR_END: stage-01-board--settings
+// ANCHOR: stage-03-negamax--ordering
+pub mod movepick;
+// ANCHOR_END: stage-03-negamax--ordering
+// ANCHOR: stage-01-board--time
 pub mod time;
-// ANCHOR_END: stage-06-iterative--modules
+// ANCHOR_END: stage-01-board--time
+// ANCHOR: stage-03-negamax--search
+pub mod search;
+// ANCHOR_END: stage-03-negamax--search
+// ANCHOR: stage-01-board--top
+pub mod bench;
+pub mod uci;
+pub mod console;
+// ANCHOR_END: stage-01-board--top

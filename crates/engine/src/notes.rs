@@ -12,75 +12,110 @@ use cozy_chess::Move;
 /// Something the search did.
 #[derive(Clone, Copy, Debug)]
 pub enum Note {
-    /// A node was entered: a call of negamax or of quiescence.
-    Node { ply: usize, quiescence: bool },
+    /// A node of the main search was entered.
+    Node { ply: usize },
     /// The move `mv` at ply `ply` is about to be searched.
     Move { mv: Move, ply: usize },
     /// The node reached by the last `Move` returned `score`, from the point of
     /// view of the side to move there.
     Exit { score: i32 },
-    /// Move number `move_index` (0 = first) of `move_count` failed high: the
-    /// remaining moves are not searched.
-    Cutoff {
-        move_index: usize,
-        move_count: usize,
-    },
+    // ANCHOR_END: stage-03-negamax
+    // ANCHOR: stage-04-alphabeta--note
+    /// Move number `move_index` (0 = first) failed high: the remaining
+    /// moves are not searched.
+    Cutoff { move_index: usize },
+    // ANCHOR_END: stage-04-alphabeta--note
+    // ANCHOR: stage-05-quiescence--note
+    /// A node of the quiescence search was entered.
+    QuiescenceNode { ply: usize },
+    // ANCHOR_END: stage-05-quiescence--note
+    // ANCHOR: stage-03-negamax--stats
 }
 // ANCHOR_END: note-enum
 
 /// Counters fed by notes: `cb2026 search --stats` prints them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
-    /// Main-search nodes (negamax calls).
+    /// Main-search nodes.
     pub nodes: u64,
-    /// Quiescence nodes.
-    pub qnodes: u64,
+    /// Deepest ply reached.
+    pub max_ply: usize,
+    // ANCHOR_END: stage-03-negamax--stats
+    // ANCHOR: stage-04-alphabeta--stats
     /// Beta cutoffs.
     pub cutoffs: u64,
     /// Beta cutoffs by the first move searched: the classic measure of move
     /// ordering. Perfect ordering would make this 100%.
     pub first_move_cutoffs: u64,
-    /// Deepest ply reached.
-    pub max_ply: usize,
+    // ANCHOR_END: stage-04-alphabeta--stats
+    // ANCHOR: stage-05-quiescence--stats
+    /// Quiescence nodes.
+    pub qnodes: u64,
+    // ANCHOR_END: stage-05-quiescence--stats
+    // ANCHOR: stage-03-negamax--record
 }
 
 impl Stats {
     pub fn record(&mut self, note: &Note) {
         match *note {
-            Note::Node { ply, quiescence } => {
-                if quiescence {
-                    self.qnodes += 1;
-                } else {
-                    self.nodes += 1;
-                }
+            Note::Node { ply } => {
+                self.nodes += 1;
                 self.max_ply = self.max_ply.max(ply);
             }
-            Note::Cutoff { move_index, .. } => {
+            Note::Move { .. } | Note::Exit { .. } => {}
+            // ANCHOR_END: stage-03-negamax--record
+            // ANCHOR: stage-04-alphabeta--record
+            Note::Cutoff { move_index } => {
                 self.cutoffs += 1;
                 if move_index == 0 {
                     self.first_move_cutoffs += 1;
                 }
             }
-            Note::Move { .. } | Note::Exit { .. } => {}
+            // ANCHOR_END: stage-04-alphabeta--record
+            // ANCHOR: stage-05-quiescence--record
+            Note::QuiescenceNode { ply } => {
+                self.qnodes += 1;
+                self.max_ply = self.max_ply.max(ply);
+            }
+            // ANCHOR_END: stage-05-quiescence--record
+            // ANCHOR: stage-03-negamax--display
         }
     }
+}
+// ANCHOR_END: stage-03-negamax--display
+// ANCHOR: stage-04-alphabeta--rate
 
+impl Stats {
     /// Fail-high on first move, in percent (`None` before any cutoff).
     pub fn first_move_cutoff_rate(&self) -> Option<f64> {
         (self.cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / self.cutoffs as f64)
     }
 }
+// ANCHOR_END: stage-04-alphabeta--rate
+// ANCHOR: stage-03-negamax--display-impl
 
 impl std::fmt::Display for Stats {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "main nodes           {}", self.nodes)?;
+        // ANCHOR_END: stage-03-negamax--display-impl
+        // ANCHOR: stage-05-quiescence--display
         writeln!(f, "quiescence nodes     {}", self.qnodes)?;
-        writeln!(f, "total nodes          {}", self.nodes + self.qnodes)?;
+        let total = self.nodes + self.qnodes;
+        writeln!(f, "total nodes          {total}")?;
+        writeln!(
+            f,
+            "quiescence share     {:.1}%",
+            100.0 * self.qnodes as f64 / total.max(1) as f64
+        )?;
+        // ANCHOR_END: stage-05-quiescence--display
+        // ANCHOR: stage-04-alphabeta--display
         writeln!(f, "beta cutoffs         {}", self.cutoffs)?;
         match self.first_move_cutoff_rate() {
             Some(rate) => writeln!(f, "fail-high first move {rate:.1}%")?,
             None => writeln!(f, "fail-high first move -")?,
         }
+        // ANCHOR_END: stage-04-alphabeta--display
+        // ANCHOR: stage-03-negamax--trace
         write!(f, "max ply              {}", self.max_ply)
     }
 }
@@ -92,10 +127,17 @@ pub struct TreeNode {
     pub mv: Option<Move>,
     /// Score from the point of view of the side to move at this node.
     pub score: Option<i32>,
-    pub quiescence: bool,
     pub children: Vec<usize>,
-    /// Moves left unsearched after a cutoff here.
-    pub pruned: usize,
+    // ANCHOR_END: stage-03-negamax--trace
+    // ANCHOR: stage-04-alphabeta--tree-node
+    /// A move failed high here: the moves after the last child were never
+    /// searched.
+    pub cutoff: bool,
+    // ANCHOR_END: stage-04-alphabeta--tree-node
+    // ANCHOR: stage-05-quiescence--tree-node
+    pub quiescence: bool,
+    // ANCHOR_END: stage-05-quiescence--tree-node
+    // ANCHOR: stage-03-negamax--tree-trace
 }
 
 /// Records the whole search tree, for pictures of small searches. Never use
@@ -112,18 +154,8 @@ pub struct TreeTrace {
 impl TreeTrace {
     pub fn record(&mut self, note: &Note) {
         match *note {
-            Note::Node { quiescence, .. } => {
-                let node = TreeNode {
-                    mv: self.pending.take(),
-                    quiescence,
-                    ..TreeNode::default()
-                };
-                self.nodes.push(node);
-                let index = self.nodes.len() - 1;
-                if let Some(&parent) = self.stack.last() {
-                    self.nodes[parent].children.push(index);
-                }
-                self.stack.push(index);
+            Note::Node { .. } => {
+                self.enter();
             }
             Note::Move { mv, .. } => self.pending = Some(mv),
             Note::Exit { score } => {
@@ -131,15 +163,37 @@ impl TreeTrace {
                     self.nodes[index].score = Some(score);
                 }
             }
-            Note::Cutoff {
-                move_index,
-                move_count,
-            } => {
+            // ANCHOR_END: stage-03-negamax--tree-trace
+            // ANCHOR: stage-04-alphabeta--tree-trace
+            Note::Cutoff { .. } => {
                 if let Some(&index) = self.stack.last() {
-                    self.nodes[index].pruned = move_count - move_index - 1;
+                    self.nodes[index].cutoff = true;
                 }
             }
+            // ANCHOR_END: stage-04-alphabeta--tree-trace
+            // ANCHOR: stage-05-quiescence--tree-trace
+            Note::QuiescenceNode { .. } => {
+                self.enter().quiescence = true;
+            }
+            // ANCHOR_END: stage-05-quiescence--tree-trace
+            // ANCHOR: stage-03-negamax--enter
         }
     }
+
+    /// A new node, child of the node being searched, reached by the pending
+    /// move.
+    fn enter(&mut self) -> &mut TreeNode {
+        let node = TreeNode {
+            mv: self.pending.take(),
+            ..TreeNode::default()
+        };
+        self.nodes.push(node);
+        let index = self.nodes.len() - 1;
+        if let Some(&parent) = self.stack.last() {
+            self.nodes[parent].children.push(index);
+        }
+        self.stack.push(index);
+        &mut self.nodes[index]
+    }
 }
-// ANCHOR_END: stage-03-negamax
+// ANCHOR_END: stage-03-negamax--enter

@@ -4,54 +4,16 @@
 //! `stages/NN-slug.toml` is the single source of truth for a stage: its tag,
 //! chapter, the techniques it adds, its bench depth and the node counts the
 //! bench recorded. Embedding them means one binary can run any stage
-//! (`cb2026 bench --stage 4`, `setoption name Stage value 4`).
+//! (`cb2026 bench --stage 4`, `setoption name Stage value 4`). The files
+//! are read with the `meta` crate, which the tools share.
 
 use std::sync::OnceLock;
 
-use serde::Deserialize;
-
 use crate::techniques::Techniques;
 
-/// One stage manifest.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Manifest {
-    pub id: u32,
-    pub slug: String,
-    pub tag: String,
-    pub title: String,
-    /// Chapter file, relative to `book/src/`.
-    pub chapter: String,
-    /// Field names (see `techniques.rs`) of the techniques this stage adds.
-    #[serde(default)]
-    pub techniques: Vec<String>,
-    pub bench: BenchRecord,
-}
-
-/// Bench settings and the node counts recorded by `cb2026 stages --record`.
-#[derive(Clone, Debug, Deserialize)]
-pub struct BenchRecord {
-    /// Depth the bench searches at this stage (perft depth for stages
-    /// without a search).
-    pub depth: u32,
-    /// Recorded total nodes over the bench positions.
-    #[serde(default)]
-    pub nodes: Option<u64>,
-    /// Recorded nodes per bench position, in `bench.epd` order.
-    #[serde(default)]
-    pub positions: Vec<u64>,
-    /// Recorded comparison with the previous stage at a common depth.
-    #[serde(default)]
-    pub vs_previous: Option<Comparison>,
-}
-
-/// Total bench nodes of the previous stage (`before`) and this one
-/// (`after`), both at `depth`.
-#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
-pub struct Comparison {
-    pub depth: u32,
-    pub before: u64,
-    pub after: u64,
-}
+/// The manifest types are shared with the tools that read and write the
+/// manifests (`crates/meta`): one definition of what a stage is.
+pub use meta::{BenchRecord, Comparison, Manifest};
 
 /// The manifests' text, one entry per stage.
 const MANIFEST_SOURCES: &[&str] = &[
@@ -78,9 +40,10 @@ const MANIFEST_SOURCES: &[&str] = &[
 /// The bench positions, one FEN per line (see `stages/README.md`).
 pub const BENCH_EPD: &str = include_str!("../../../stages/bench.epd");
 
-/// Parse a manifest and check that every technique it names exists.
+/// Parse a manifest and check that every technique it names exists (the
+/// shared crate reads the file; only the engine knows its techniques).
 pub fn parse_manifest(text: &str) -> Result<Manifest, String> {
-    let manifest: Manifest = toml::from_str(text).map_err(|e| e.to_string())?;
+    let manifest = meta::manifest::parse(text)?;
     for name in &manifest.techniques {
         Techniques::default()
             .get(name)

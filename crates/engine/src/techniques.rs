@@ -1,11 +1,11 @@
 // ANCHOR: stage-01-board
-//! What the search may use, and the numbers it uses.
+//! What the search may use: one switch per technique.
 //!
 //! Every technique the book introduces is a field of [`Techniques`], so it
 //! can be switched off (`set alphabeta off` in the console, a check option
-//! in a UCI GUI) to see what it does. Its numbers live in [`Params`], one
-//! spin option each, so a tuner can reach them. A stage's preset is the set
-//! of techniques stages 1..N enabled (see `stages.rs`).
+//! in a UCI GUI) to see what it does; its numbers live in `params.rs`. A
+//! stage's preset is the set of techniques stages 1..N enabled (see
+//! `stages.rs`).
 
 /// Switches for the search techniques, one per chapter that adds one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,54 +98,6 @@ impl Techniques {
         let technique =
             find_technique(name).ok_or_else(|| format!("unknown technique '{name}'"))?;
         *(technique.switch)(self) = on;
-        Ok(())
-    }
-}
-
-/// The search's tunable numbers. Each later stage that needs a number adds a
-/// field here, its default below, and an entry in [`PARAMS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {}
-
-// Not derived: the parameters later stages add have non-zero defaults.
-#[allow(clippy::derivable_impls)]
-impl Default for Params {
-    fn default() -> Self {
-        Params {}
-    }
-}
-
-/// A parameter as a UCI spin option.
-pub struct Param {
-    pub name: &'static str,
-    pub uci: &'static str,
-    pub default: i32,
-    pub min: i32,
-    pub max: i32,
-    pub value: fn(&mut Params) -> &mut i32,
-}
-
-/// Every tunable parameter (none before the pruning stages).
-pub const PARAMS: &[Param] = &[];
-
-/// Find a parameter by console or UCI name (any case).
-pub fn find_param(name: &str) -> Option<&'static Param> {
-    PARAMS
-        .iter()
-        .find(|p| p.name.eq_ignore_ascii_case(name) || p.uci.eq_ignore_ascii_case(name))
-}
-
-impl Params {
-    /// Set the named parameter, checking its range.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
-        let param = find_param(name).ok_or_else(|| format!("unknown parameter '{name}'"))?;
-        if value < param.min || value > param.max {
-            return Err(format!(
-                "{} must be between {} and {}, got {value}",
-                param.uci, param.min, param.max
-            ));
-        }
-        *(param.value)(self) = value;
         Ok(())
     }
 }

@@ -1,29 +1,144 @@
-// ANCHOR: stage-06-iterative
-//! Time management: how long to think about one move.
+// ANCHOR: stage-01-board
+//! What `go` asks for, and how long to think.
 //!
-//! The search gets two limits. The *soft* limit is checked between
-//! iterations: once it has passed, starting another, deeper iteration is
-//! not worth it, because it would most likely be cut off before finishing.
-//! The *hard* limit is checked inside the search and stops it outright; it
-//! never reaches into the last `Move Overhead` milliseconds of the clock,
-//! which are kept for the time the GUI and the operating system take.
+//! The UCI loop parses the words of `go` into [`GoArgs`]; this module turns
+//! them into the limits the search obeys. From chapter 6 on that includes
+//! the clock: how much of the remaining time one move may take.
 
+use cozy_chess::Move;
+// ANCHOR_END: stage-01-board
+// ANCHOR: stage-06-iterative--imports
 use std::time::Duration;
 
 use cozy_chess::Color;
+// ANCHOR_END: stage-06-iterative--imports
+// ANCHOR: stage-01-board--go
 
-use crate::uci::Clock;
+/// The arguments of `go`.
+#[derive(Clone, Debug, Default)]
+pub struct GoArgs {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub mate: Option<u32>,
+    /// Search until `stop`, whatever the other limits say.
+    pub infinite: bool,
+    /// Think on the opponent's time: the clock starts at `ponderhit`.
+    pub ponder: bool,
+    /// Consider only these root moves (empty: all of them).
+    pub searchmoves: Vec<Move>,
+    pub clock: Clock,
+}
 
-/// The two limits for one move.
+/// The clock fields of `go`, in milliseconds. They are parsed from the first
+/// chapter on, so that bad input is caught; the time manager of chapter 6
+/// reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u64>,
+    pub movetime: Option<u64>,
+}
+// ANCHOR_END: stage-01-board--go
+// ANCHOR: stage-03-negamax
+
+/// The deepest search `go depth` can ask for (the search's stacks have room
+/// for one ply more).
+pub const MAX_DEPTH: u32 = 127;
+
+/// Depth of a search without iterative deepening when `go` names no depth:
+/// such a search cannot adapt to the clock.
+pub const FIXED_DEPTH: u32 = 4;
+
+/// When to stop searching.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Search this deep (with iterative deepening: no deeper).
+    pub depth: Option<u32>,
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Search only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    // ANCHOR_END: stage-03-negamax
+    // ANCHOR: stage-06-iterative--limits
+    /// Time budget from the clock or `movetime`; `None` means no time limit.
+    pub time: Option<TimeBudget>,
+    /// `go mate N`: stop once a mate in at most N moves is found.
+    pub mate: Option<u32>,
+    // ANCHOR_END: stage-06-iterative--limits
+    // ANCHOR: stage-03-negamax--from-go
+}
+
+impl Limits {
+    /// The limits `go` sets, before any clock is read. `go mate N` needs
+    /// at most `2N - 1` plies: N moves of ours and the N - 1 replies
+    /// between them.
+    pub fn from_go(go: &GoArgs) -> Limits {
+        let mate_depth = go.mate.map(|n| (2 * n).saturating_sub(1));
+        Limits {
+            depth: go.depth.or(mate_depth).map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: go.nodes,
+            infinite: go.infinite,
+            searchmoves: go.searchmoves.clone(),
+            // ANCHOR_END: stage-03-negamax--from-go
+            // ANCHOR: stage-06-iterative--from-go
+            time: None,
+            mate: go.mate,
+            // ANCHOR_END: stage-06-iterative--from-go
+            // ANCHOR: stage-03-negamax--fixed-depth
+        }
+    }
+
+    /// The depth of a search that cannot deepen step by step: the limit,
+    /// or as deep as possible when nodes or `stop` will end it, or else
+    /// [`FIXED_DEPTH`].
+    pub fn fixed_depth(&self) -> u32 {
+        match self.depth {
+            Some(depth) => depth,
+            None if self.nodes.is_some() || self.infinite => MAX_DEPTH,
+            None => FIXED_DEPTH,
+        }
+    }
+}
+// ANCHOR_END: stage-03-negamax--fixed-depth
+// ANCHOR: stage-06-iterative
+
+/// The two time limits for one move.
+///
+/// The *soft* limit is checked between iterations: once it has passed,
+/// starting another, deeper iteration is not worth it, because it would
+/// most likely be cut off before finishing. The *hard* limit is checked
+/// inside the search and stops it outright; it never reaches into the last
+/// `Move Overhead` milliseconds of the clock, which are kept for the time
+/// the GUI and the operating system take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
 }
 
+impl Limits {
+    /// The deepest iteration of iterative deepening.
+    pub fn max_depth(&self) -> u32 {
+        self.depth.unwrap_or(MAX_DEPTH)
+    }
+
+    /// Add the time budget of `side` from the clock of `go`.
+    pub fn with_clock(mut self, clock: &Clock, side: Color, move_overhead_ms: u64) -> Limits {
+        self.time = budget(clock, side, move_overhead_ms);
+        self
+    }
+}
+
+// ANCHOR: moves-to-go
 /// Moves we assume are left in the game when the GUI does not say
 /// (`movestogo` is only sent in classical "40 moves in 90 minutes" controls).
-const DEFAULT_MOVES_TO_GO: u64 = 30;
+pub const DEFAULT_MOVES_TO_GO: u64 = 30;
+// ANCHOR_END: moves-to-go
 
 // ANCHOR: budget
 /// The budget for the side to move, or `None` when the clock sets no limit.
@@ -44,7 +159,7 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
     let moves_to_go = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
     // An even share of the remaining time, plus most of the increment we
     // get back after the move.
-    let share = available / moves_to_go + inc * 3 / 4;
+    let share = available / moves_to_go + inc.min(available) * 3 / 4;
     // Never plan on more than 80% of what is left, nor let one move take
     // more than two shares even when a deep iteration runs long.
     let hard = (share * 2).min(available * 4 / 5).max(1);
@@ -80,7 +195,7 @@ mod tests {
     #[test]
     fn hard_limit_never_reaches_the_overhead() {
         for time in [1, 10, 60, 100, 1_000, 10_000, 600_000] {
-            for inc in [0, 10, 100, 1_000] {
+            for inc in [0, 10, 100, 1_000, 100_000] {
                 for moves_to_go in [None, Some(1), Some(2), Some(40)] {
                     let clock = Clock {
                         btime: Some(time),
@@ -116,6 +231,15 @@ mod tests {
             budget(&clock, Color::White, 10).expect("clock")
         };
         assert!(budget_for(60_000).soft > budget_for(10_000).soft);
+    }
+
+    #[test]
+    fn go_mate_n_searches_2n_minus_1_plies() {
+        let go = GoArgs {
+            mate: Some(3),
+            ..GoArgs::default()
+        };
+        assert_eq!(Limits::from_go(&go).depth, Some(5));
     }
 }
 // ANCHOR_END: stage-06-iterative

@@ -2,10 +2,10 @@
 //! The stage manifests (`stages/*.toml`), the presets built from them, and
 //! the node counts they record.
 
-use engine::bench::run_bench;
+use engine::bench::stage_bench_on;
 use engine::board::parse_fen;
 use engine::stages::{bench_fens, latest_stage, manifest, manifests, parse_manifest, preset};
-use engine::techniques::{Params, TECHNIQUES, Techniques};
+use engine::techniques::{TECHNIQUES, Techniques};
 
 #[test]
 fn every_manifest_parses_and_ids_run_from_one_in_order() {
@@ -122,7 +122,6 @@ fn cheap_recorded_bench_counts_still_match() {
     let fens = bench_fens();
     let mut stale = Vec::new();
     for m in manifests() {
-        let techniques = preset(m.id).expect("preset");
         let cheap: Vec<(usize, u64)> = m
             .bench
             .positions
@@ -133,8 +132,7 @@ fn cheap_recorded_bench_counts_still_match() {
             .collect();
         assert!(!cheap.is_empty(), "stage {} has no cheap position", m.id);
         for (index, recorded) in cheap {
-            let run = run_bench(techniques, Params::default(), m.bench.depth, &[fens[index]])
-                .expect("bench runs");
+            let run = stage_bench_on(m.id, None, &[fens[index]]).expect("bench runs");
             if run.total_nodes() != recorded {
                 stale.push(format!(
                     "stage {} position {}: recorded {recorded}, measured {}",
@@ -158,19 +156,13 @@ fn cheap_recorded_bench_counts_still_match() {
 fn bench_is_deterministic() {
     let fens = bench_fens();
     for m in manifests() {
-        let techniques = preset(m.id).expect("preset");
         let smallest = (0..fens.len())
             .min_by_key(|&i| m.bench.positions.get(i).copied().unwrap_or(u64::MAX))
             .expect("there are bench positions");
         let run = || {
-            run_bench(
-                techniques,
-                Params::default(),
-                m.bench.depth,
-                &[fens[smallest]],
-            )
-            .expect("bench runs")
-            .total_nodes()
+            stage_bench_on(m.id, None, &[fens[smallest]])
+                .expect("bench runs")
+                .total_nodes()
         };
         assert_eq!(run(), run(), "stage {}", m.id);
     }

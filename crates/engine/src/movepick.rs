@@ -1,0 +1,201 @@
+// ANCHOR: stage-03-negamax
+//! Move ordering: which move the search tries first.
+//!
+//! The search never walks a move list itself. It asks a [`MovePicker`] for
+//! the next move, one at a time, until there are none left. Negamax looks
+//! at every move anyway, so chapter 3's picker simply hands them out in the
+//! order cozy-chess generates them. From alpha-beta on, the order decides
+//! how much of the tree is searched at all, and the later chapters teach
+//! the picker to hand out the most promising move first, often before the
+//! rest is even generated.
+
+use cozy_chess::{Board, Move};
+
+use crate::board::{MoveList, legal_moves};
+// ANCHOR_END: stage-03-negamax
+// ANCHOR: stage-05-quiescence--imports
+use crate::board::noisy_moves;
+use crate::eval::MATERIAL;
+// ANCHOR_END: stage-05-quiescence--imports
+// ANCHOR: stage-03-negamax--picker
+
+/// Hands out the legal moves of one position, each exactly once.
+pub struct MovePicker<'a> {
+    pos: &'a Board,
+    /// The generated moves; generated on the first call of `next`.
+    moves: MoveList,
+    generated: bool,
+    /// How many of `moves` have been handed out or skipped.
+    index: usize,
+    /// At the root, `go searchmoves` may restrict the moves to search.
+    only: Vec<Move>,
+    // ANCHOR_END: stage-03-negamax--picker
+    // ANCHOR: stage-05-quiescence--picker
+    /// Quiescence: only captures and promotions.
+    noisy_only: bool,
+    /// Sort the generated moves by the value of the piece they capture.
+    victims_first: bool,
+    // ANCHOR_END: stage-05-quiescence--picker
+    // ANCHOR: stage-06-iterative--picker
+    /// The previous iteration's move here, tried before anything else.
+    pv_move: Option<Move>,
+    /// Moves handed out before generating, skipped when generated.
+    handed_out: Vec<Move>,
+    // ANCHOR_END: stage-06-iterative--picker
+    // ANCHOR: stage-03-negamax--new
+}
+
+impl<'a> MovePicker<'a> {
+    /// A picker for every legal move of `pos`.
+    pub fn new(pos: &'a Board) -> Self {
+        MovePicker {
+            pos,
+            moves: MoveList::new(),
+            generated: false,
+            index: 0,
+            only: Vec::new(),
+            // ANCHOR_END: stage-03-negamax--new
+            // ANCHOR: stage-05-quiescence--new
+            noisy_only: false,
+            victims_first: false,
+            // ANCHOR_END: stage-05-quiescence--new
+            // ANCHOR: stage-06-iterative--new
+            pv_move: None,
+            handed_out: Vec::new(),
+            // ANCHOR_END: stage-06-iterative--new
+            // ANCHOR: stage-03-negamax--next
+        }
+    }
+
+    /// Hand out only moves from `moves` (`go searchmoves`); empty means all.
+    pub fn only(&mut self, moves: &[Move]) {
+        self.only = moves.to_vec();
+    }
+
+}
+
+impl Iterator for MovePicker<'_> {
+    type Item = Move;
+
+    // ANCHOR: next
+    /// The next move to search, or `None` when every move has been handed
+    /// out.
+    fn next(&mut self) -> Option<Move> {
+        // ANCHOR_END: stage-03-negamax--next
+        // ANCHOR: stage-06-iterative--next
+        if let Some(mv) = self.next_pv_move() {
+            return Some(mv);
+        }
+        // ANCHOR_END: stage-06-iterative--next
+        // ANCHOR: stage-03-negamax--generated
+        self.next_generated()
+    }
+    // ANCHOR_END: next
+}
+
+impl MovePicker<'_> {
+    /// The generated moves, in order, skipping those not wanted.
+    fn next_generated(&mut self) -> Option<Move> {
+        if !self.generated {
+            self.moves = self.generate();
+            self.generated = true;
+            // ANCHOR_END: stage-03-negamax--generated
+            // ANCHOR: stage-05-quiescence--sort
+            if self.victims_first {
+                most_valuable_victim_first(self.pos, &mut self.moves);
+            }
+            // ANCHOR_END: stage-05-quiescence--sort
+            // ANCHOR: stage-03-negamax--loop
+        }
+        while let Some(&mv) = self.moves.get(self.index) {
+            self.index += 1;
+            if self.wanted(mv) {
+                return Some(mv);
+            }
+        }
+        None
+    }
+
+    fn generate(&self) -> MoveList {
+        // ANCHOR_END: stage-03-negamax--loop
+        // ANCHOR: stage-05-quiescence--generate
+        if self.noisy_only {
+            return noisy_moves(self.pos);
+        }
+        // ANCHOR_END: stage-05-quiescence--generate
+        // ANCHOR: stage-03-negamax--wanted
+        legal_moves(self.pos)
+    }
+
+    /// Should `mv` be handed out now?
+    fn wanted(&self, mv: Move) -> bool {
+        // ANCHOR_END: stage-03-negamax--wanted
+        // ANCHOR: stage-06-iterative--wanted
+        if self.handed_out.contains(&mv) {
+            return false;
+        }
+        // ANCHOR_END: stage-06-iterative--wanted
+        // ANCHOR: stage-03-negamax--end
+        self.only.is_empty() || self.only.contains(&mv)
+    }
+}
+// ANCHOR_END: stage-03-negamax--end
+// ANCHOR: stage-05-quiescence
+
+impl<'a> MovePicker<'a> {
+    /// A picker for quiescence search: captures and promotions, or every
+    /// evasion when in check, the most valuable victim first.
+    pub fn for_quiescence(pos: &'a Board) -> Self {
+        let mut picker = MovePicker::new(pos);
+        picker.noisy_only = pos.checkers().is_empty();
+        picker.victims_first = true;
+        picker
+    }
+}
+
+/// Sort captures so that the most valuable victim comes first (a pawn taken
+/// en passant counts as a pawn; quiet moves come last). The sort is stable:
+/// equal victims keep the generator's order.
+fn most_valuable_victim_first(pos: &Board, moves: &mut MoveList) {
+    moves.sort_by_key(|&mv| std::cmp::Reverse(victim_value(pos, mv)));
+}
+
+/// Material value of what `mv` captures (0 for a quiet move).
+fn victim_value(pos: &Board, mv: Move) -> i32 {
+    let us = pos.side_to_move();
+    let victim = match pos.piece_on(mv.to) {
+        Some(piece) if pos.color_on(mv.to) != Some(us) => Some(piece),
+        // A pawn moving diagonally onto an empty square captures en passant.
+        None if pos.piece_on(mv.from) == Some(cozy_chess::Piece::Pawn)
+            && mv.from.file() != mv.to.file() =>
+        {
+            Some(cozy_chess::Piece::Pawn)
+        }
+        _ => None,
+    };
+    victim.map_or(0, |piece| MATERIAL[piece as usize].mg)
+}
+// ANCHOR_END: stage-05-quiescence
+// ANCHOR: stage-06-iterative
+
+impl MovePicker<'_> {
+    /// Try `mv`, the previous iteration's best move here, before all others.
+    pub fn pv_move(&mut self, mv: Move) {
+        self.pv_move = Some(mv);
+    }
+
+    fn next_pv_move(&mut self) -> Option<Move> {
+        let mv = self.pv_move.take()?;
+        self.hand_out_early(mv)
+    }
+
+    /// Hand out `mv` before generating, if it is legal and wanted here.
+    fn hand_out_early(&mut self, mv: Move) -> Option<Move> {
+        if !self.pos.is_legal(mv) || !self.wanted(mv) {
+            return None;
+        }
+        self.handed_out.push(mv);
+        Some(mv)
+    }
+}
+// ANCHOR_END: stage-06-iterative

@@ -1,0 +1,120 @@
+// ANCHOR: stage-03-negamax
+//! Negamax: the main search.
+
+use cozy_chess::{Board, Move};
+
+use super::{INF, MAX_PLY, Searcher};
+use crate::board::make_move;
+use crate::movepick::MovePicker;
+use crate::notes::Note;
+
+impl Searcher {
+    // ANCHOR: negamax-signature
+    /// Negamax: the score of `pos` for the side to move, searching `depth`
+    /// plies. Every score is from the point of view of the side to move, so
+    /// a parent's score is the maximum of its children's scores negated.
+    ///
+    /// `alpha` is the best score found so far on the path from the root,
+    /// and `beta` the best the opponent has found; each child gets the
+    /// window turned round, `(-beta, -alpha)`, because what is good for one
+    /// side is bad for the other. Negamax only uses `alpha`, to know which
+    /// line is the best so far; chapter 4 puts `beta` to work.
+    pub(super) fn negamax(
+        &mut self,
+        pos: &Board,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        // ANCHOR_END: negamax-signature
+        // ANCHOR_END: stage-03-negamax
+        // ANCHOR: stage-05-quiescence--horizon
+        if depth <= 0 && self.techniques.quiescence {
+            pv.clear();
+            return self.quiescence(pos, ply, alpha, beta);
+        }
+        // ANCHOR_END: stage-05-quiescence--horizon
+        // ANCHOR: stage-03-negamax--node
+        pv.clear();
+        self.nodes += 1;
+        self.note(Note::Node { ply });
+        self.seldepth = self.seldepth.max(ply);
+        if self.should_stop() {
+            return 0;
+        }
+        if ply > 0
+            && let Some(score) = self.draw_score(pos)
+        {
+            return score;
+        }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return self.leaf_score(pos, ply);
+        }
+
+        let mut picker = MovePicker::new(pos);
+        if ply == 0 {
+            picker.only(&self.limits.searchmoves);
+        }
+        // ANCHOR_END: stage-03-negamax--node
+        // ANCHOR: stage-06-iterative--pv-first
+        if self.techniques.iterative_deepening
+            && let Some(mv) = self.pv_move(pos, ply)
+        {
+            picker.pv_move(mv);
+        }
+        // ANCHOR_END: stage-06-iterative--pv-first
+        // ANCHOR: stage-03-negamax--loop
+        let mut best = -INF;
+        let mut move_count = 0;
+        let mut child_pv = Vec::new();
+        while let Some(mv) = self.next_move(&mut picker) {
+            move_count += 1;
+            let child = make_move(pos, mv);
+            self.push_move(pos, &child, mv, ply);
+            self.note(Note::Move { mv, ply });
+            let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+            self.note(Note::Exit { score: -score });
+            self.pop_move();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if ply == 0 {
+                    self.root_best = Some((mv, score));
+                }
+                if score > alpha {
+                    alpha = score;
+                    pv.clear();
+                    pv.push(mv);
+                    pv.extend_from_slice(&child_pv);
+                }
+            }
+            // ANCHOR_END: stage-03-negamax--loop
+            // ANCHOR: stage-04-alphabeta--cutoff
+            // The opponent has a better option earlier in the tree and will
+            // never let the game reach this node: stop searching it.
+            if self.techniques.alpha_beta && score >= beta {
+                self.note(Note::Cutoff {
+                    move_index: move_count - 1,
+                });
+                break;
+            }
+            // ANCHOR_END: stage-04-alphabeta--cutoff
+            // ANCHOR: stage-03-negamax--end
+        }
+        if move_count == 0 {
+            return Self::no_moves_score(pos, ply);
+        }
+        best
+    }
+
+    /// The picker's next move. The search asks through this method so that
+    /// later chapters can hand the picker what the search has learned.
+    pub(super) fn next_move(&mut self, picker: &mut MovePicker) -> Option<Move> {
+        picker.next()
+    }
+}
+// ANCHOR_END: stage-03-negamax--end
