@@ -373,6 +373,54 @@ fn position_with_moves_and_fen() {
     engine.quit();
 }
 
+/// A GUI waits for the `bestmove` of every `go`; one that never comes
+/// hangs it, and a second one is taken for the answer to the next `go`.
+/// Words that make no sense are reported, and the search goes on without
+/// them.
+#[test]
+fn every_go_gets_exactly_one_bestmove() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos");
+    let board = Board::default();
+    for (go, errors) in [
+        ("go depth 2", 0),
+        ("go depth two", 1),
+        ("go depth", 1),
+        ("go sideways depth 2", 1),
+        ("go depth 2 searchmoves e2e5 a2a3", 1),
+        ("go depth 2 searchmoves", 0),
+    ] {
+        // A `go` whose limits were dropped searches until `stop`.
+        engine.send(go);
+        std::thread::sleep(Duration::from_millis(50));
+        engine.send("stop");
+        let (info, mv) = engine.bestmove();
+        assert_legal(&board, &mv);
+        assert_eq!(self::errors(&info).len(), errors, "{go}: {info:?}");
+        let after = engine.sync();
+        assert!(
+            !after.iter().any(|l| l.starts_with("bestmove")),
+            "{go}: a second bestmove in {after:?}"
+        );
+    }
+    engine.quit();
+}
+
+/// `go searchmoves` restricts the root moves, at every stage.
+#[test]
+fn searchmoves_restricts_the_root_moves_at_every_stage() {
+    let mut engine = Engine::start();
+    for stage in 1..=engine::stages::latest_stage() {
+        engine.ask(&format!("stage {stage}"));
+        engine.ask("position startpos");
+        engine.send("go depth 2 searchmoves a2a3 h2h3");
+        let (info, mv) = engine.bestmove();
+        assert_no_error(&info);
+        assert!(mv == "a2a3" || mv == "h2h3", "stage {stage}: {mv}");
+    }
+    engine.quit();
+}
+
 #[test]
 fn every_form_of_go_answers_a_legal_move() {
     let mut engine = Engine::start();
@@ -667,7 +715,10 @@ fn go_mate_finds_the_mate_and_reports_it() {
 fn repetition_through_the_position_command_is_a_draw() {
     let mut engine = Engine::start();
     let fen = "r3k3/pppq1ppp/8/8/8/8/PPP2PPP/4K1N1 w - - 0 1";
-    engine.ask(&format!("position fen {fen} moves g1f3 e8d8 f3g1 d8e8"));
+    // The position after g1f3 has occurred twice: playing it again is the
+    // third time, a draw the losing side can claim.
+    let cycle = "g1f3 e8d8 f3g1 d8e8";
+    engine.ask(&format!("position fen {fen} moves {cycle} {cycle}"));
     engine.send("go depth 3");
     let (info, mv) = engine.bestmove();
     let last = info.last().expect("an info line");
@@ -720,6 +771,59 @@ fn ponderhit_turns_pondering_into_a_timed_search() {
     engine.send("stop");
     let (_, mv) = engine.bestmove();
     assert_legal(&board_after(None, &["e2e4", "e7e5"]), &mv);
+    engine.quit();
+}
+
+/// A whole ponder cycle as a GUI runs it: our move names the reply we
+/// expect; we think on it during the opponent's time; the opponent plays it
+/// (ponder hit) or something else (ponder miss).
+#[test]
+fn ponder_hit_and_ponder_miss() {
+    let mut engine = Engine::start();
+    engine.ask("setoption name Ponder value true");
+    engine.ask("position startpos moves e2e4");
+    engine.send("go wtime 3000 btime 3000");
+    let line = engine
+        .read_until("bestmove", |l| l.starts_with("bestmove"))
+        .pop();
+    let line = line.expect("a bestmove line");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let ["bestmove", ours, "ponder", theirs] = words[..] else {
+        panic!("no ponder move in '{line}'");
+    };
+    assert_legal(&board_after(None, &["e2e4"]), ours);
+    assert_legal(&board_after(None, &["e2e4", ours]), theirs);
+
+    // Ponder hit: the GUI sends the predicted position and `go ponder`,
+    // then `ponderhit` when the opponent plays the move.
+    let predicted = ["e2e4", ours, theirs];
+    engine.ask(&format!("position startpos moves {}", predicted.join(" ")));
+    engine.send("go ponder wtime 3000 btime 3000");
+    let lines = engine.sync();
+    assert!(
+        !lines.iter().any(|l| l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    engine.send("ponderhit");
+    let (_, mv) = engine.bestmove_after(lines);
+    assert_legal(&board_after(None, &predicted), &mv);
+
+    // Ponder miss: `stop`, whose bestmove the GUI ignores, then the real
+    // position and a fresh `go`.
+    engine.send("go ponder wtime 3000 btime 3000");
+    engine.send("stop");
+    let (_, mv) = engine.bestmove();
+    assert_legal(&board_after(None, &predicted), &mv);
+    let other = engine::board::legal_moves(&board_after(None, &predicted))
+        .iter()
+        .map(|&m| uci_text(&board_after(None, &predicted), m))
+        .find(|m| *m != mv)
+        .expect("more than one legal move");
+    let actual = [&predicted[..], &[other.as_str()]].concat();
+    engine.ask(&format!("position startpos moves {}", actual.join(" ")));
+    engine.send("go wtime 3000 btime 3000");
+    let (_, mv) = engine.bestmove();
+    assert_legal(&board_after(None, &actual), &mv);
     engine.quit();
 }
 

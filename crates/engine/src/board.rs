@@ -210,7 +210,8 @@ fn en_passant_capture_possible(board: &Board) -> bool {
 /// a bare king, and any number of bishops that all stand on squares of one
 /// colour (a king can always step off that colour, so it is never mated).
 pub fn insufficient_material(board: &Board) -> bool {
-    let heavy_or_pawns = board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
+    let heavy_or_pawns =
+        board.pieces(Piece::Pawn) | board.pieces(Piece::Rook) | board.pieces(Piece::Queen);
     if !heavy_or_pawns.is_empty() {
         return false;
     }

@@ -186,7 +186,8 @@ impl Console {
                 }
             }
             [name, state] => {
-                let result = parse_bool(name, state).and_then(|on| self.uci.set_technique(name, on));
+                let result =
+                    parse_bool(name, state).and_then(|on| self.uci.set_technique(name, on));
                 if let Err(e) = result {
                     self.out().error(&e);
                 }

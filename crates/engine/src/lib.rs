@@ -21,8 +21,8 @@ pub mod notes;
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-01-board--settings
 pub mod params;
-pub mod techniques;
 pub mod stages;
+pub mod techniques;
 // ANCHOR_END: stage-01-board--settings
 // ANCHOR: stage-03-negamax--ordering
 pub mod movepick;
@@ -35,6 +35,6 @@ pub mod search;
 // ANCHOR_END: stage-03-negamax--search
 // ANCHOR: stage-01-board--top
 pub mod bench;
-pub mod uci;
 pub mod console;
+pub mod uci;
 // ANCHOR_END: stage-01-board--top

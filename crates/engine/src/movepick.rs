@@ -71,7 +71,6 @@ impl<'a> MovePicker<'a> {
     pub fn only(&mut self, moves: &[Move]) {
         self.only = moves.to_vec();
     }
-
 }
 
 impl Iterator for MovePicker<'_> {

@@ -76,9 +76,8 @@ impl Stats {
             Note::QuiescenceNode { ply } => {
                 self.qnodes += 1;
                 self.max_ply = self.max_ply.max(ply);
-            }
-            // ANCHOR_END: stage-05-quiescence--record
-            // ANCHOR: stage-03-negamax--display
+            } // ANCHOR_END: stage-05-quiescence--record
+              // ANCHOR: stage-03-negamax--display
         }
     }
 }
@@ -174,9 +173,8 @@ impl TreeTrace {
             // ANCHOR: stage-05-quiescence--tree-trace
             Note::QuiescenceNode { .. } => {
                 self.enter().quiescence = true;
-            }
-            // ANCHOR_END: stage-05-quiescence--tree-trace
-            // ANCHOR: stage-03-negamax--enter
+            } // ANCHOR_END: stage-05-quiescence--tree-trace
+              // ANCHOR: stage-03-negamax--enter
         }
     }
 

@@ -305,7 +305,6 @@ impl Uci {
         }
         Ok(())
     }
-
 }
 // ANCHOR_END: stage-01-board--setoption
 // ANCHOR: stage-06-iterative--overhead
@@ -497,8 +496,18 @@ pub fn parse_go(args: &[&str], board: &Board) -> (GoArgs, Vec<String>) {
 
 fn is_go_keyword(word: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "depth", "nodes", "mate", "wtime", "btime", "winc", "binc", "movestogo", "movetime",
-        "infinite", "ponder", "searchmoves",
+        "depth",
+        "nodes",
+        "mate",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "movetime",
+        "infinite",
+        "ponder",
+        "searchmoves",
     ];
     KEYWORDS.contains(&word)
 }

@@ -256,4 +256,39 @@ fn key_ignores_move_counters_but_not_castling_rights() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+/// Material that can never mate, by the rules a draw.
+#[test]
+fn insufficient_material_is_recognised() {
+    use engine::board::insufficient_material;
+    let dead = [
+        ("bare kings", "8/8/4k3/8/8/3K4/8/8 w - - 0 1"),
+        ("king and bishop", "8/8/4k3/8/8/3KB3/8/8 w - - 0 1"),
+        ("king and knight", "8/8/4k3/8/8/3KN3/8/8 b - - 0 1"),
+        (
+            "bishops on dark squares",
+            "5b2/8/4k3/8/8/3K4/8/2B5 w - - 0 1",
+        ),
+        (
+            "three bishops on light squares",
+            "8/8/2b1k3/8/8/3K1B2/8/3B4 w - - 0 1",
+        ),
+    ];
+    for (what, fen) in dead {
+        assert!(insufficient_material(&board(fen)), "{what}: {fen}");
+    }
+    let alive = [
+        ("a pawn", "8/8/4k3/8/8/3K4/4P3/8 w - - 0 1"),
+        ("a rook", "8/8/4k3/8/8/3K3R/8/8 w - - 0 1"),
+        (
+            "bishops on both colours",
+            "4b3/8/4k3/8/8/3K4/8/2B5 w - - 0 1",
+        ),
+        ("two knights", "8/8/4k3/8/8/3KNN2/8/8 w - - 0 1"),
+        ("knight against bishop", "8/8/4kb2/8/8/3KN3/8/8 w - - 0 1"),
+    ];
+    for (what, fen) in alive {
+        assert!(!insufficient_material(&board(fen)), "{what}: {fen}");
+    }
+}
 // ANCHOR_END: stage-03-negamax--tests

@@ -72,6 +72,7 @@ fn search_with(techniques: Techniques, pos: &Board, history: &[u64], depth: u32)
 /// The arguments of a UCI `position` command: its board and the repetition keys of the game
 /// before it, as the UCI loop hands them to the search.
 fn game(position: &str) -> (Board, Vec<u64>) {
+    let position = position.strip_prefix("position ").unwrap_or(position);
     let args: Vec<&str> = position.split_whitespace().collect();
     let (pos, history) = parse_position(&args).expect("test position is valid");
     (pos, history.iter().map(position_key).collect())
@@ -193,22 +194,64 @@ fn winning_side_forced_to_stalemate_scores_a_draw() {
 }
 
 /// Black is a queen up. In the game so far White's knight went g1-f3-g1
-/// and Black's king e8-d8-e8, so 1.Nf3 repeats a position of the game: the
-/// losing side can force a draw, and the search must see it.
-const REPETITION_GAME: &str =
-    "fen r3k3/pppq1ppp/8/8/8/8/PPP2PPP/4K1N1 w - - 0 1 moves g1f3 e8d8 f3g1 d8e8";
+/// twice and Black's king e8-d8-e8 twice, so 1.Nf3 brings about a position
+/// for the third time: the losing side can claim the draw, and the search
+/// must see it.
+const REPETITION_GAME: &str = "fen r3k3/pppq1ppp/8/8/8/8/PPP2PPP/4K1N1 w - - 0 1 \
+     moves g1f3 e8d8 f3g1 d8e8 g1f3 e8d8 f3g1 d8e8";
 
 #[test]
-fn losing_side_takes_a_draw_by_repetition() {
+fn losing_side_takes_a_draw_by_threefold_repetition() {
     let (pos, history) = game(REPETITION_GAME);
+    let nf3 = engine::board::parse_uci_move(&pos, "g1f3").expect("legal");
     for depth in 1..=3 {
         let with_history = search_with(stage(3), &pos, &history, depth);
         assert_eq!(with_history.score, DRAW, "depth {depth}");
-        let nf3 = engine::board::parse_uci_move(&pos, "g1f3").expect("legal");
         assert_eq!(with_history.best_move, Some(nf3));
         // Without the game's history there is nothing to repeat.
         let without = search_with(stage(3), &pos, &[], depth);
         assert!(without.score < -500, "depth {depth}: {}", without.score);
+    }
+}
+
+/// A position that occurred only once before the root is no draw yet: the
+/// opponent need not allow the third occurrence. Each game below makes a
+/// move available that repeats a position of the game once; the search
+/// must score the position exactly as it does without the game's history.
+#[test]
+fn a_second_occurrence_before_the_root_is_no_draw() {
+    let games = [
+        // White gave up a bishop for a pawn and then shuffled the knights:
+        // 1.Nf3 would only repeat the position after 3.Nf3 once.
+        "startpos moves e2e4 e7e5 f1a6 b7a6 g1f3 g8f6 f3g1 f6g8",
+        // Black, a queen down, after Kf7 Ke1: Ke8 would repeat the start.
+        "fen 4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1 moves e1f1 e8f7 f1e1",
+    ];
+    for text in games {
+        let (pos, history) = game(&format!("position {text}"));
+        for depth in 1..=3 {
+            let with_history = search_with(stage(3), &pos, &history, depth);
+            let without = search_with(stage(3), &pos, &[], depth);
+            assert_eq!(with_history.score, without.score, "{text}, depth {depth}");
+            assert!(with_history.score < -150, "{text}, depth {depth}");
+        }
+    }
+}
+
+/// Material that cannot mate is a draw however the pieces stand (the
+/// positions of the test `insufficient_material_is_recognised`).
+#[test]
+fn dead_drawn_material_scores_a_draw() {
+    let fens = [
+        "8/8/4k3/8/8/3KB3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3KN3/8/8 w - - 0 1",
+        "5b2/8/4k3/8/8/3K4/8/2B5 w - - 0 1",
+    ];
+    for fen in fens {
+        for depth in 1..=4 {
+            let result = search(stage(3), &board(fen), depth);
+            assert_eq!(result.score, DRAW, "depth {depth}: {fen}");
+        }
     }
 }
 
@@ -421,12 +464,29 @@ fn quiescence_sees_the_recapture() {
 #[test]
 fn stalemate_is_still_a_draw_with_quiescence() {
     let pos = board(ONLY_MOVE_STALEMATES);
-    // Depth 2 and more: the stalemated side is searched by the main search,
-    // which sees it has no moves. (At depth 1 the stalemated position is a
-    // quiescence node, which only looks at captures, like most engines.)
-    for depth in 2..=3 {
+    // At depth 1 the stalemated side is a quiescence node; it has nothing
+    // but king and pawns, so quiescence asks whether it can move at all.
+    for depth in 1..=3 {
         assert_eq!(search(stage(5), &pos, depth).score, DRAW, "depth {depth}");
     }
+}
+
+/// Stalemate right behind the horizon. In the first position White wins
+/// with anything but Rf7, which leaves Black's king no move; in the second
+/// White, lost, has Qg7+: after Kxg7 its king and blocked pawn cannot move.
+#[test]
+fn stalemate_at_the_horizon_is_seen() {
+    let winning = board("k7/8/8/8/5R2/6B1/2K5/8 w - - 0 1");
+    let rf7 = engine::board::parse_uci_move(&winning, "f4f7").expect("legal");
+    let result = search(stage(5), &winning, 1);
+    assert_ne!(result.best_move, Some(rf7));
+    assert!(result.score > 500, "{}", result.score);
+
+    let lost = board("7k/8/1q6/8/6Q1/7p/r3n2P/7K w - - 0 1");
+    let qg7 = engine::board::parse_uci_move(&lost, "g4g7").expect("legal");
+    let result = search(stage(5), &lost, 2);
+    assert_eq!(result.best_move, Some(qg7));
+    assert_eq!(result.score, DRAW);
 }
 
 /// A repetition or a fifty-move draw reached on the last ply of the main

@@ -3,8 +3,10 @@
 
 use cozy_chess::Board;
 
-use super::{INF, MATE, MAX_PLY, Searcher};
-use crate::board::make_move;
+use cozy_chess::Piece;
+
+use super::{DRAW, INF, MATE, MAX_PLY, Searcher};
+use crate::board::{has_legal_move, make_move};
 use crate::movepick::MovePicker;
 use crate::notes::Note;
 
@@ -34,6 +36,14 @@ impl Searcher {
         }
 
         let in_check = !pos.checkers().is_empty();
+        // ANCHOR: stalemate
+        // Standing pat assumes the side to move has a move to stand on. With
+        // nothing but king and pawns it may have none at all: stalemate.
+        // Asking costs a move generation, so we ask only then.
+        if !in_check && only_king_and_pawns(pos) && !has_legal_move(pos) {
+            return DRAW;
+        }
+        // ANCHOR_END: stalemate
         let mut best = -INF;
         if !in_check {
             let stand_pat = self.static_eval(pos, ply);
@@ -75,5 +85,12 @@ impl Searcher {
         best
     }
     // ANCHOR_END: quiescence
+}
+
+/// Does the side to move have nothing but its king and pawns?
+fn only_king_and_pawns(pos: &Board) -> bool {
+    let ours = pos.colors(pos.side_to_move());
+    let kings_and_pawns = pos.pieces(Piece::King) | pos.pieces(Piece::Pawn);
+    (ours & !kings_and_pawns).is_empty()
 }
 // ANCHOR_END: stage-05-quiescence
