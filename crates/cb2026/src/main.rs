@@ -209,7 +209,12 @@ fn print_bench(stage: u32, run: &BenchRun) {
         // ANCHOR: stage-01-board--print-bench
     };
     for (i, row) in run.rows.iter().enumerate() {
-        println!("position {:>2} {:>12} {unit}  {}", i + 1, row.nodes, row.fen);
+        println!(
+            "position {:>2} {:>12} {unit}  {}",
+            i + 1,
+            row.nodes,
+            row.fen
+        );
     }
     println!("{:.3} s", run.elapsed.as_secs_f64());
     println!("{} nodes {} nps", run.total_nodes(), run.nps());
