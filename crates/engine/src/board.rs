@@ -251,3 +251,29 @@ pub fn noisy_moves(board: &Board) -> MoveList {
     list
 }
 // ANCHOR_END: stage-05-quiescence--noisy
+// ANCHOR: stage-07-mvvlva
+
+/// The legal moves [`noisy_moves`] leaves out: quiet moves, castling
+/// included. Together the two give every legal move exactly once.
+pub fn quiet_moves(board: &Board) -> MoveList {
+    let us = board.side_to_move();
+    let enemies = board.colors(!us);
+    let promotion_rank = cozy_chess::Rank::Eighth.relative_to(us).bitboard();
+    let en_passant = board
+        .en_passant()
+        .map(|file| Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard());
+    let mut list = MoveList::new();
+    board.generate_moves(|mut piece_moves| {
+        let mut noisy = enemies;
+        if piece_moves.piece == Piece::Pawn {
+            noisy |= promotion_rank | en_passant.unwrap_or_default();
+        }
+        piece_moves.to &= !noisy;
+        for mv in piece_moves {
+            list.push(mv);
+        }
+        false
+    });
+    list
+}
+// ANCHOR_END: stage-07-mvvlva

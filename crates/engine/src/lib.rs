@@ -20,9 +20,12 @@ pub mod eval;
 pub mod notes;
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-01-board--settings
+// The numbers and switches a search runs with, and the stages' presets
+// of them.
 pub mod params;
-pub mod stages;
 pub mod techniques;
+// (stages.rs builds on techniques.rs.)
+pub mod stages;
 // ANCHOR_END: stage-01-board--settings
 // ANCHOR: stage-03-negamax--ordering
 pub mod movepick;
@@ -35,6 +38,7 @@ pub mod search;
 // ANCHOR_END: stage-03-negamax--search
 // ANCHOR: stage-01-board--top
 pub mod bench;
-pub mod console;
 pub mod uci;
+// The console reads the lines and hands UCI commands to uci.rs.
+pub mod console;
 // ANCHOR_END: stage-01-board--top

@@ -17,6 +17,11 @@ use crate::board::{MoveList, legal_moves};
 use crate::board::noisy_moves;
 use crate::eval::MATERIAL;
 // ANCHOR_END: stage-05-quiescence--imports
+// ANCHOR: stage-07-mvvlva--imports
+use cozy_chess::Piece;
+
+use crate::board::{MAX_MOVES, quiet_moves};
+// ANCHOR_END: stage-07-mvvlva--imports
 // ANCHOR: stage-03-negamax--picker
 
 /// Hands out the legal moves of one position, each exactly once.
@@ -42,6 +47,12 @@ pub struct MovePicker<'a> {
     /// Moves handed out before generating, skipped when generated.
     handed_out: Vec<Move>,
     // ANCHOR_END: stage-06-iterative--picker
+    // ANCHOR: stage-07-mvvlva--picker
+    /// Hand out captures and promotions first, by MVV-LVA.
+    captures_first: bool,
+    /// The captures and promotions with their scores, generated on first use.
+    captures: Option<ScoredMoves>,
+    // ANCHOR_END: stage-07-mvvlva--picker
     // ANCHOR: stage-03-negamax--new
 }
 
@@ -63,6 +74,10 @@ impl<'a> MovePicker<'a> {
             pv_move: None,
             handed_out: Vec::new(),
             // ANCHOR_END: stage-06-iterative--new
+            // ANCHOR: stage-07-mvvlva--new
+            captures_first: false,
+            captures: None,
+            // ANCHOR_END: stage-07-mvvlva--new
             // ANCHOR: stage-03-negamax--next
         }
     }
@@ -86,6 +101,11 @@ impl Iterator for MovePicker<'_> {
             return Some(mv);
         }
         // ANCHOR_END: stage-06-iterative--next
+        // ANCHOR: stage-07-mvvlva--next
+        if let Some(mv) = self.next_capture() {
+            return Some(mv);
+        }
+        // ANCHOR_END: stage-07-mvvlva--next
         // ANCHOR: stage-03-negamax--generated
         self.next_generated()
     }
@@ -117,6 +137,16 @@ impl MovePicker<'_> {
 
     fn generate(&self) -> MoveList {
         // ANCHOR_END: stage-03-negamax--loop
+        // ANCHOR: stage-07-mvvlva--generate
+        // The captures went first: what is left are the quiet moves.
+        if self.captures_first {
+            return if self.noisy_only {
+                MoveList::new()
+            } else {
+                quiet_moves(self.pos)
+            };
+        }
+        // ANCHOR_END: stage-07-mvvlva--generate
         // ANCHOR: stage-05-quiescence--generate
         if self.noisy_only {
             return noisy_moves(self.pos);
@@ -198,3 +228,89 @@ impl MovePicker<'_> {
     }
 }
 // ANCHOR_END: stage-06-iterative
+// ANCHOR: stage-07-mvvlva
+
+/// Moves with a score each, handed out best first. Instead of sorting the
+/// whole list, each call finds the best of the moves not yet handed out
+/// (one step of a selection sort): after a cutoff the rest are never
+/// looked at, so most of the sorting a full sort would do is never needed.
+pub struct ScoredMoves {
+    moves: MoveList,
+    scores: [i32; MAX_MOVES],
+    next: usize,
+}
+
+impl ScoredMoves {
+    pub fn new(moves: MoveList, score: impl Fn(Move) -> i32) -> Self {
+        let mut scores = [0; MAX_MOVES];
+        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *slot = score(mv);
+        }
+        ScoredMoves {
+            moves,
+            scores,
+            next: 0,
+        }
+    }
+
+    // ANCHOR: select-best
+    /// The best-scoring move not yet handed out (the first of equals).
+    pub fn select_best(&mut self) -> Option<Move> {
+        let len = self.moves.len();
+        if self.next >= len {
+            return None;
+        }
+        let mut best = self.next;
+        for i in self.next + 1..len {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+    // ANCHOR_END: select-best
+}
+
+// ANCHOR: mvv-lva
+/// Most valuable victim, least valuable attacker: a capture scores eight
+/// times the value of what it takes, less the attacker's rank (pawn 0 ...
+/// king 5), so every capture of a queen comes before any capture of a
+/// rook, and among captures of a queen the pawn's goes first. A promotion
+/// adds the value the pawn gains.
+pub fn mvv_lva(pos: &Board, mv: Move) -> i32 {
+    let attacker = pos.piece_on(mv.from).map_or(0, |piece| piece as i32);
+    let promotion = mv.promotion.map_or(0, |piece| {
+        MATERIAL[piece as usize].mg - MATERIAL[Piece::Pawn as usize].mg
+    });
+    8 * (victim_value(pos, mv) + promotion) - attacker
+}
+// ANCHOR_END: mvv-lva
+
+impl MovePicker<'_> {
+    /// Hand out captures and promotions first, best MVV-LVA score first,
+    /// then the quiet moves.
+    pub fn mvv_lva(&mut self) {
+        self.captures_first = true;
+        self.victims_first = false;
+    }
+
+    fn next_capture(&mut self) -> Option<Move> {
+        if !self.captures_first {
+            return None;
+        }
+        if self.captures.is_none() {
+            let pos = self.pos;
+            self.captures = Some(ScoredMoves::new(noisy_moves(pos), |mv| mvv_lva(pos, mv)));
+        }
+        loop {
+            let mv = self.captures.as_mut()?.select_best()?;
+            if self.wanted(mv) {
+                return Some(mv);
+            }
+        }
+    }
+}
+// ANCHOR_END: stage-07-mvvlva

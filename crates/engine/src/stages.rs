@@ -17,6 +17,7 @@ pub use meta::{BenchRecord, Comparison, Manifest};
 
 /// The manifests' text, one entry per stage.
 const MANIFEST_SOURCES: &[&str] = &[
+    // Oldest first. The snapshot of stage N keeps the first N entries.
     // ANCHOR: stage-01-board--manifest
     include_str!("../../../stages/01-board.toml"),
     // ANCHOR_END: stage-01-board--manifest
@@ -35,6 +36,9 @@ const MANIFEST_SOURCES: &[&str] = &[
     // ANCHOR: stage-06-iterative--manifest
     include_str!("../../../stages/06-iterative.toml"),
     // ANCHOR_END: stage-06-iterative--manifest
+    // ANCHOR: stage-07-mvvlva--manifest
+    include_str!("../../../stages/07-mvvlva.toml"),
+    // ANCHOR_END: stage-07-mvvlva--manifest
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

@@ -26,6 +26,10 @@ pub struct Techniques {
     /// Search depth 1, 2, 3, ... and search the previous PV first.
     pub iterative_deepening: bool,
     // ANCHOR_END: stage-06-iterative--techniques
+    // ANCHOR: stage-07-mvvlva--techniques
+    /// Captures first: most valuable victim, least valuable attacker.
+    pub mvv_lva: bool,
+    // ANCHOR_END: stage-07-mvvlva--techniques
 }
 
 /// A technique as the outside world sees it: a console name, a UCI option
@@ -74,6 +78,14 @@ pub const TECHNIQUES: &[Technique] = &[
         switch: |t| &mut t.iterative_deepening,
     },
     // ANCHOR_END: stage-06-iterative--technique-list
+    // ANCHOR: stage-07-mvvlva--technique-list
+    Technique {
+        field: "mvv_lva",
+        name: "mvvlva",
+        uci: "MvvLva",
+        switch: |t| &mut t.mvv_lva,
+    },
+    // ANCHOR_END: stage-07-mvvlva--technique-list
 ];
 
 /// Find a technique by console name, UCI name or field name (any case).

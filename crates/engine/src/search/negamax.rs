@@ -65,6 +65,11 @@ impl Searcher {
             picker.pv_move(mv);
         }
         // ANCHOR_END: stage-06-iterative--pv-first
+        // ANCHOR: stage-07-mvvlva--order
+        if self.techniques.mvv_lva {
+            picker.mvv_lva();
+        }
+        // ANCHOR_END: stage-07-mvvlva--order
         // ANCHOR: stage-03-negamax--loop
         let mut best = -INF;
         let mut move_count = 0;

@@ -58,6 +58,11 @@ impl Searcher {
         // take the most valuable piece first, so the refutation usually
         // comes first.
         let mut picker = MovePicker::for_quiescence(pos);
+        // ANCHOR: stage-07-mvvlva
+        if self.techniques.mvv_lva {
+            picker.mvv_lva();
+        }
+        // ANCHOR_END: stage-07-mvvlva
         let mut move_count = 0;
         while let Some(mv) = self.next_move(&mut picker) {
             move_count += 1;
