@@ -8,15 +8,14 @@
 //! - [`game`]: one refereed game;
 //! - [`runner`]: a match of game pairs on worker threads;
 //! - [`stats`]: Elo, normalized Elo, pentanomial SPRT;
-//! - [`pgn`], [`summary`]: what a match writes;
-//! - [`json`], [`record`], [`bookgen`]: reading a summary back, recording it
-//!   in a stage manifest, and the book's tables made from the manifests;
+//! - [`pgn`], [`summary`]: what a match writes (the JSON summary with
+//!   serde);
+//! - [`record`]: a summary recorded in a stage manifest (through the shared
+//!   `meta` crate; `scripts/book-data` makes the book's tables from it);
 //! - [`mover`]: a random-moving UCI engine used as a test opponent.
 
 pub mod book;
-pub mod bookgen;
 pub mod game;
-pub mod json;
 pub mod mover;
 pub mod pgn;
 pub mod prng;

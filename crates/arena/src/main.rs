@@ -2,13 +2,13 @@
 
 use arena::book;
 use arena::game::{GameSettings, Limits, Termination};
-use arena::record::TableKind;
 use arena::runner::{FinishedGame, MatchConfig, MatchState, PgnContext, resolve_limits, run_match};
 use arena::stats::{Pentanomial, Sprt};
-use arena::summary::{Summary, progress_line, statistics_text};
+use arena::summary::{Report, Summary, progress_line, statistics_text};
 use arena::uci_engine::EngineConfig;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use meta::MatchTable;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,11 +37,9 @@ enum Command {
     /// of a stage manifest.
     Record(RecordArgs),
     /// Print one recorded value of a manifest (scripts/sprt reads the
-    /// command to repeat this way).
+    /// command to repeat this way). The book's tables are made from the
+    /// recorded tables by `scripts/book-data`.
     Show(ShowArgs),
-    /// Write the book's result tables (one Markdown file per recorded table)
-    /// from the stage manifests, or check that they are up to date.
-    Book(BookArgs),
 }
 
 #[derive(Args)]
@@ -57,8 +55,8 @@ struct RecordArgs {
     manifest: PathBuf,
     /// The table to write: sprt (a test against the previous stage) or
     /// reliability (a self-play failure count).
-    #[arg(long, default_value = "sprt", value_parser = TableKind::parse)]
-    table: TableKind,
+    #[arg(long, default_value = "sprt", value_parser = MatchTable::parse)]
+    table: MatchTable,
     /// The commit the engine was built from. Default: `git rev-parse HEAD`
     /// in the manifest's folder now, plus `-dirty` if tracked files differ.
     #[arg(long, value_name = "HASH")]
@@ -69,24 +67,11 @@ struct RecordArgs {
 struct ShowArgs {
     #[arg(long, value_name = "FILE")]
     manifest: PathBuf,
-    #[arg(long, default_value = "sprt", value_parser = TableKind::parse)]
-    table: TableKind,
+    #[arg(long, default_value = "sprt", value_parser = MatchTable::parse)]
+    table: MatchTable,
     /// The key to print (a string or number), e.g. command.
     #[arg(long, default_value = "command")]
     key: String,
-}
-
-#[derive(Args)]
-struct BookArgs {
-    /// The folder of stage manifests.
-    #[arg(long, value_name = "DIR", default_value = "stages")]
-    manifests: PathBuf,
-    /// Where the Markdown files go.
-    #[arg(long, value_name = "DIR", default_value = "book/src/generated")]
-    out: PathBuf,
-    /// Write nothing; fail if a file is missing, out of date or left over.
-    #[arg(long)]
-    check: bool,
 }
 
 #[derive(Args)]
@@ -188,7 +173,6 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         Command::Record(args) => record_command(&args),
         Command::Show(args) => show_command(&args),
-        Command::Book(args) => book_command(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -203,8 +187,12 @@ fn record_command(args: &RecordArgs) -> Result<(), String> {
     let read = |path: &PathBuf| {
         std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
     };
-    let summary = arena::json::parse(&read(&args.json)?)
-        .map_err(|e| format!("{}: {e}", args.json.display()))?;
+    let summary: Report = serde_json::from_str(&read(&args.json)?).map_err(|e| {
+        format!(
+            "{}: not a summary of `arena match --json`: {e}",
+            args.json.display()
+        )
+    })?;
     let commit = match &args.commit {
         Some(commit) => commit.clone(),
         None => {
@@ -231,45 +219,15 @@ fn record_command(args: &RecordArgs) -> Result<(), String> {
 fn show_command(args: &ShowArgs) -> Result<(), String> {
     let text = std::fs::read_to_string(&args.manifest)
         .map_err(|e| format!("cannot read {}: {e}", args.manifest.display()))?;
-    let doc: toml_edit::DocumentMut = text
-        .parse()
-        .map_err(|e| format!("{}: not valid TOML: {e}", args.manifest.display()))?;
+    let manifest =
+        meta::manifest::parse(&text).map_err(|e| format!("{}: {e}", args.manifest.display()))?;
     let table = args.table.name();
-    let item = doc
-        .get(table)
-        .and_then(|t| t.get(&args.key))
+    let value = args
+        .table
+        .of(&manifest)
+        .and_then(|record| record.field(&args.key))
         .ok_or_else(|| format!("{} has no {table}.{}", args.manifest.display(), args.key))?;
-    match item.as_str() {
-        Some(s) => println!("{s}"),
-        None => println!("{}", item.to_string().trim()),
-    }
-    Ok(())
-}
-
-fn book_command(args: &BookArgs) -> Result<(), String> {
-    let files = arena::bookgen::generate(&args.manifests)?;
-    if args.check {
-        let problems = arena::bookgen::stale(&files, &args.out);
-        if !problems.is_empty() {
-            return Err(format!(
-                "the book's result tables in {} are stale:\n  {}\nrun `arena book --manifests {} --out {}`",
-                args.out.display(),
-                problems.join("\n  "),
-                args.manifests.display(),
-                args.out.display()
-            ));
-        }
-        println!(
-            "{} result tables in {} are up to date",
-            files.len(),
-            args.out.display()
-        );
-    } else {
-        arena::bookgen::write(&files, &args.out)?;
-        for file in &files {
-            println!("{}", args.out.join(&file.name).display());
-        }
-    }
+    println!("{value}");
     Ok(())
 }
 

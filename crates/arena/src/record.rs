@@ -2,214 +2,111 @@
 //! that `arena match --json` wrote into a `[sprt]` (or `[reliability]`)
 //! table of `stages/NN-slug.toml`, so no result is ever typed by hand.
 //!
-//! The manifest is edited with `toml_edit`: every other table, key and
-//! comment stays as it was, and the recorded table is replaced whole, so a
-//! re-run leaves no stale keys behind.
+//! The table is a [`MatchRecord`] of the shared `meta` crate, which writes
+//! it with `toml_edit`: every other table, key and comment of the manifest
+//! stays as it was, and the recorded table is replaced whole, so a re-run
+//! leaves no stale keys behind.
 
-use crate::json::Value;
-use crate::stats::{Pentanomial, Sprt};
-use crate::summary::round_to;
+use crate::stats::{EloEstimate, Pentanomial, Sprt};
+use crate::summary::{Report, round_to};
+use meta::{MatchRecord, MatchTable};
 use std::path::Path;
 use std::process::Command;
-use toml_edit::{Array, DocumentMut, Item, Table, value};
 
-/// Which table of a manifest a match goes into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TableKind {
-    /// The SPRT of a stage against the previous one.
-    Sprt,
-    /// A long self-play match that checks the engine never fails.
-    Reliability,
-}
-
-impl TableKind {
-    /// The table's name in the manifest: `sprt` or `reliability`.
-    pub fn name(self) -> &'static str {
-        match self {
-            TableKind::Sprt => "sprt",
-            TableKind::Reliability => "reliability",
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Self, String> {
-        match name {
-            "sprt" => Ok(TableKind::Sprt),
-            "reliability" => Ok(TableKind::Reliability),
-            _ => Err(format!("unknown table {name:?} (use sprt or reliability)")),
-        }
-    }
-}
-
-/// The comment written above a recorded table.
-const NOTE: &str = "# Written by `arena record` from the match's --json summary; do not edit.";
-
-/// Returns `manifest` with the match of `summary` (the JSON of `arena
-/// match --json`) recorded as table `kind`, and `commit` (the engine's
-/// source, see [`git_commit`]) noted with it.
+/// Returns `manifest` with the match of `report` (read from the JSON of
+/// `arena match --json`) recorded as table `table`, and `commit` (the
+/// engine's source, see [`git_commit`]) noted with it.
 pub fn record(
     manifest: &str,
-    summary: &Value,
-    kind: TableKind,
+    report: &Report,
+    table: MatchTable,
     commit: &str,
 ) -> Result<String, String> {
-    let mut doc: DocumentMut = manifest
-        .parse()
-        .map_err(|e| format!("the manifest is not valid TOML: {e}"))?;
-    let mut table = match kind {
-        TableKind::Sprt => sprt_table(summary)?,
-        TableKind::Reliability => reliability_table(summary)?,
+    let record = match table {
+        MatchTable::Sprt => sprt_record(report, commit)?,
+        MatchTable::Reliability => common_record(report, commit),
     };
-    table.insert("commit", value(commit));
-    table.decor_mut().set_prefix(format!("\n{NOTE}\n"));
-    // Replacing an existing table keeps its place in the file.
-    match doc.get_mut(kind.name()) {
-        Some(item) => {
-            let position = item.as_table().and_then(Table::position);
-            if let Some(position) = position {
-                table.set_position(Some(position));
-            }
-            *item = Item::Table(table);
-        }
-        None => {
-            // After every table, sub-tables such as [bench.vs_previous] too.
-            table.set_position(Some(deepest_position(doc.as_table()) + 1));
-            doc.insert(kind.name(), Item::Table(table));
-        }
+    meta::manifest::record_match(manifest, table, &record)
+}
+
+/// What every recorded match has: the command, both engines with their
+/// limits, book, seed, the game counts, time use and failures.
+fn common_record(report: &Report, commit: &str) -> MatchRecord {
+    let [name1, name2] = &report.engines;
+    let [options1, options2] = &report.options;
+    let [limits1, limits2] = &report.limits;
+    // JSON has no NaN: an engine without moves has no mean time.
+    let mean = |ms: Option<f64>| ms.map_or(f64::NAN, |x| round_to(x, 1));
+    MatchRecord {
+        command: report.command.clone(),
+        engine1: engine_description(name1, &options1.join(", "), limits1),
+        engine2: engine_description(name2, &options2.join(", "), limits2),
+        limits: report.limits.to_vec(),
+        book: report
+            .book
+            .clone()
+            .unwrap_or_else(|| "(start position)".to_string()),
+        seed: report.seed,
+        games: report.games,
+        wins: report.wins,
+        draws: report.draws,
+        losses: report.losses,
+        time_per_move_ms: Some([
+            mean(report.time_per_move_ms[0]),
+            mean(report.time_per_move_ms[1]),
+        ]),
+        longest_move_ms: Some(report.longest_move_ms),
+        time_forfeits: report.time_forfeits,
+        illegal_moves: report.illegal_moves,
+        crashes: report.crashes,
+        no_answers: report.no_answers,
+        commit: commit.to_string(),
+        ..MatchRecord::default()
     }
-    Ok(doc.to_string())
 }
 
-/// The largest position of any table in `table`, nested ones included.
-fn deepest_position(table: &Table) -> isize {
-    table
-        .iter()
-        .filter_map(|(_, item)| item.as_table())
-        .map(|t| t.position().unwrap_or(0).max(deepest_position(t)))
-        .max()
-        .unwrap_or(0)
-}
-
-/// The `[sprt]` table: what was played, the counts, the statistics, the
-/// test and its verdict, time use and failures.
-fn sprt_table(summary: &Value) -> Result<Table, String> {
-    let s = Reader(summary);
-    let penta = s.counts("penta", 5)?;
-    let pentanomial = Pentanomial {
-        counts: [penta[0], penta[1], penta[2], penta[3], penta[4]],
+/// The `[sprt]` table: the common fields, the pair counts, the statistics,
+/// the test and its verdict.
+fn sprt_record(report: &Report, commit: &str) -> Result<MatchRecord, String> {
+    let need = |value: Option<f64>, key: &str| {
+        value.ok_or_else(|| format!("the summary has no {key:?} (a match without --sprt?)"))
     };
-    let elo = pentanomial.elo();
-    // JSON has no infinities: a null Elo (a 0% or 100% score) is
-    // recomputed from the counts, which is where the summary got it.
-    let or_recomputed = |key: &str, pick: fn(&crate::stats::EloEstimate) -> f64| {
-        s.number_or_null(key)
-            .map(|x| x.unwrap_or_else(|| elo.as_ref().map_or(f64::NAN, pick)))
-    };
-    let elo0 = s.number("elo0")?;
-    let elo1 = s.number("elo1")?;
-    let alpha = s.number("alpha")?;
-    let beta = s.number("beta")?;
+    let (elo0, elo1) = (need(report.elo0, "elo0")?, need(report.elo1, "elo1")?);
+    let (alpha, beta) = (need(report.alpha, "alpha")?, need(report.beta, "beta")?);
     Sprt::new(elo0, elo1, alpha, beta)
         .map_err(|e| format!("the summary has no valid SPRT: {e}"))?;
-    let mut t = Table::new();
-    common_fields(&mut t, &s)?;
-    t.insert("penta", value(count_array(&penta)));
-    t.insert(
-        "score",
-        value(round_to(or_recomputed("score", |e| e.score)?, 4)),
-    );
-    t.insert("elo", value(round_to(or_recomputed("elo", |e| e.elo)?, 2)));
-    t.insert(
-        "elo_error",
-        value(round_to(or_recomputed("elo_error", |e| e.elo_error)?, 2)),
-    );
-    t.insert(
-        "nelo",
-        value(round_to(or_recomputed("nelo", |e| e.nelo)?, 2)),
-    );
-    t.insert(
-        "nelo_error",
-        value(round_to(or_recomputed("nelo_error", |e| e.nelo_error)?, 2)),
-    );
-    t.insert("llr", value(round_to(s.number("llr")?, 4)));
-    t.insert("lower_bound", value(round_to(s.number("lower_bound")?, 4)));
-    t.insert("upper_bound", value(round_to(s.number("upper_bound")?, 4)));
-    t.insert("elo0", value(elo0));
-    t.insert("elo1", value(elo1));
-    t.insert("alpha", value(alpha));
-    t.insert("beta", value(beta));
-    t.insert("verdict", value(s.string("verdict")?));
-    per_engine_fields(&mut t, &s)?;
-    Ok(t)
-}
-
-/// The `[reliability]` table: what was played and how often an engine failed.
-fn reliability_table(summary: &Value) -> Result<Table, String> {
-    let s = Reader(summary);
-    let mut t = Table::new();
-    common_fields(&mut t, &s)?;
-    per_engine_fields(&mut t, &s)?;
-    Ok(t)
-}
-
-/// Command, engines, limits, book, seed and the game counts.
-fn common_fields(t: &mut Table, s: &Reader) -> Result<(), String> {
-    let names = s.strings("engines", 2)?;
-    let limits = s.strings("limits", 2)?;
-    let options = match s.0.get("options") {
-        Some(Value::Array(items)) if items.len() == 2 => items
-            .iter()
-            .map(|list| {
-                list.as_array()
-                    .map(|l| {
-                        l.iter()
-                            .filter_map(Value::as_str)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .unwrap_or_default()
-            })
-            .collect(),
-        _ => vec![String::new(), String::new()],
+    let pentanomial = Pentanomial {
+        counts: report.penta,
     };
-    t.insert("command", value(s.string("command")?));
-    for (i, key) in ["engine1", "engine2"].into_iter().enumerate() {
-        t.insert(
-            key,
-            value(engine_description(&names[i], &options[i], &limits[i])),
-        );
-    }
-    t.insert("limits", value(string_array(&limits)));
-    match s.0.get("book").and_then(Value::as_str) {
-        Some(book) => t.insert("book", value(book)),
-        None => t.insert("book", value("(start position)")),
+    // JSON has no infinities: a null Elo (a 0% or 100% score) is
+    // recomputed from the counts, which is where the summary got it.
+    let estimate = pentanomial.elo();
+    let or_recomputed = |value: Option<f64>, pick: fn(&EloEstimate) -> f64, decimals| {
+        let x = value.unwrap_or_else(|| estimate.as_ref().map_or(f64::NAN, pick));
+        Some(round_to(x, decimals))
     };
-    t.insert("seed", value(s.integer("seed")?));
-    let games = s.integer("games")?;
-    t.insert("games", value(games));
-    t.insert("wins", value(s.integer("wins")?));
-    t.insert("draws", value(s.integer("draws")?));
-    t.insert("losses", value(s.integer("losses")?));
-    Ok(())
-}
-
-/// Time use and failures, each as `[engine 1, engine 2]`.
-fn per_engine_fields(t: &mut Table, s: &Reader) -> Result<(), String> {
-    if s.0.get("time_per_move_ms").is_some() {
-        let mean: Vec<f64> = s.numbers("time_per_move_ms", 2)?;
-        let mut array = Array::new();
-        for x in mean {
-            array.push(round_to(x, 1));
-        }
-        t.insert("time_per_move_ms", value(array));
-        t.insert(
-            "longest_move_ms",
-            value(count_array(&s.counts("longest_move_ms", 2)?)),
-        );
-    }
-    for key in ["time_forfeits", "illegal_moves", "crashes", "no_answers"] {
-        t.insert(key, value(count_array(&s.counts(key, 2)?)));
-    }
-    Ok(())
+    Ok(MatchRecord {
+        penta: Some(report.penta),
+        score: or_recomputed(report.score, |e| e.score, 4),
+        elo: or_recomputed(report.elo, |e| e.elo, 2),
+        elo_error: or_recomputed(report.elo_error, |e| e.elo_error, 2),
+        nelo: or_recomputed(report.nelo, |e| e.nelo, 2),
+        nelo_error: or_recomputed(report.nelo_error, |e| e.nelo_error, 2),
+        llr: Some(round_to(need(report.llr, "llr")?, 4)),
+        lower_bound: Some(round_to(need(report.lower_bound, "lower_bound")?, 4)),
+        upper_bound: Some(round_to(need(report.upper_bound, "upper_bound")?, 4)),
+        elo0: Some(elo0),
+        elo1: Some(elo1),
+        alpha: Some(alpha),
+        beta: Some(beta),
+        verdict: Some(
+            report
+                .verdict
+                .clone()
+                .ok_or("the summary has no \"verdict\"")?,
+        ),
+        ..common_record(report, commit)
+    })
 }
 
 /// `stage4 (Stage=4), depth 5`.
@@ -225,103 +122,6 @@ pub fn engine_description(name: &str, options: &str, limits: &str) -> String {
         format!("{name}, {limits}")
     } else {
         format!("{name} ({options}), {limits}")
-    }
-}
-
-fn count_array(counts: &[u64]) -> Array {
-    let mut array = Array::new();
-    for &c in counts {
-        array.push(i64::try_from(c).unwrap_or(i64::MAX));
-    }
-    array
-}
-
-fn string_array(items: &[String]) -> Array {
-    let mut array = Array::new();
-    for item in items {
-        array.push(item.as_str());
-    }
-    array
-}
-
-/// Field access with errors that name the missing or malformed field.
-struct Reader<'a>(&'a Value);
-
-impl Reader<'_> {
-    fn field(&self, key: &str) -> Result<&Value, String> {
-        self.0
-            .get(key)
-            .ok_or_else(|| format!("the summary has no {key:?}"))
-    }
-
-    fn string(&self, key: &str) -> Result<String, String> {
-        self.field(key)?
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| format!("{key:?} is not a string"))
-    }
-
-    fn number(&self, key: &str) -> Result<f64, String> {
-        self.field(key)?
-            .as_f64()
-            .ok_or_else(|| format!("{key:?} is not a number (a match without --sprt?)"))
-    }
-
-    fn number_or_null(&self, key: &str) -> Result<Option<f64>, String> {
-        match self.field(key)? {
-            Value::Null => Ok(None),
-            other => other
-                .as_f64()
-                .map(Some)
-                .ok_or_else(|| format!("{key:?} is not a number")),
-        }
-    }
-
-    fn integer(&self, key: &str) -> Result<i64, String> {
-        self.field(key)?
-            .as_u64()
-            .and_then(|n| i64::try_from(n).ok())
-            .ok_or_else(|| format!("{key:?} is not a count"))
-    }
-
-    fn list(&self, key: &str, len: usize) -> Result<&[Value], String> {
-        let items = self
-            .field(key)?
-            .as_array()
-            .ok_or_else(|| format!("{key:?} is not an array"))?;
-        if items.len() != len {
-            return Err(format!("{key:?} should have {len} items"));
-        }
-        Ok(items)
-    }
-
-    fn counts(&self, key: &str, len: usize) -> Result<Vec<u64>, String> {
-        self.list(key, len)?
-            .iter()
-            .map(|v| {
-                v.as_u64()
-                    .ok_or_else(|| format!("{key:?} holds a non-count"))
-            })
-            .collect()
-    }
-
-    fn numbers(&self, key: &str, len: usize) -> Result<Vec<f64>, String> {
-        Ok(self
-            .list(key, len)?
-            .iter()
-            .map(|v| v.as_f64().unwrap_or(f64::NAN))
-            .collect())
-    }
-
-    fn strings(&self, key: &str, len: usize) -> Result<Vec<String>, String> {
-        self.list(key, len)?
-            .iter()
-            .map(|v| {
-                v.as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| format!("{key:?} holds a non-string"))
-            })
-            .collect()
     }
 }
 
@@ -356,10 +156,13 @@ pub fn git_commit(dir: &Path) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use meta::manifest::MATCH_NOTE;
 
-    const MANIFEST: &str = "id = 5\nslug = \"quiescence\"\n# keep me\ntechniques = [\"quiescence\"]\n\n[bench]\ndepth = 4\n\n[bench.vs_previous]\ndepth = 4\nbefore = 1\nafter = 2\n";
+    const MANIFEST: &str = "id = 5\nslug = \"fixture\"\ntag = \"stage-05-fixture\"\n\
+        title = \"Fixture\"\n# keep me\nchapter = \"ch05.md\"\n\n[bench]\ndepth = 4\n\n\
+        [bench.vs_previous]\ndepth = 4\nbefore = 1\nafter = 2\n";
 
-    fn summary(llr: &str) -> Value {
+    fn report(llr: f64) -> Report {
         let text = format!(
             r#"{{
   "engines": ["stage5", "stage4"],
@@ -379,83 +182,62 @@ mod tests {
   "moves": [400, 410], "time_per_move_ms": [12.34, 56.78], "longest_move_ms": [100, 900]
 }}"#
         );
-        crate::json::parse(&text).expect("valid")
+        serde_json::from_str(&text).expect("valid")
     }
 
     #[test]
     fn records_a_sprt_table_and_keeps_the_rest() {
         let text =
-            record(MANIFEST, &summary("1.23456"), TableKind::Sprt, "abc-dirty").expect("records");
+            record(MANIFEST, &report(1.23456), MatchTable::Sprt, "abc-dirty").expect("records");
         assert!(
-            text.starts_with("id = 5\nslug = \"quiescence\"\n# keep me\n"),
+            text.starts_with("id = 5\nslug = \"fixture\"\ntag = \"stage-05-fixture\"\n"),
             "{text}"
         );
+        assert!(text.contains("# keep me\n"));
         assert!(text.contains("[bench.vs_previous]\ndepth = 4\nbefore = 1\nafter = 2\n"));
-        let doc: DocumentMut = text.parse().expect("valid TOML");
-        let sprt = doc["sprt"].as_table().expect("a table");
-        assert_eq!(sprt["engine1"].as_str(), Some("stage5 (Stage=5), depth 4"));
-        assert_eq!(sprt["engine2"].as_str(), Some("stage4 (Stage=4), depth 6"));
-        assert_eq!(sprt["games"].as_integer(), Some(20));
-        assert_eq!(sprt["llr"].as_float(), Some(1.2346));
-        assert_eq!(sprt["upper_bound"].as_float(), Some(2.9444));
-        assert_eq!(sprt["elo0"].as_float(), Some(0.0));
-        assert_eq!(sprt["commit"].as_str(), Some("abc-dirty"));
-        assert_eq!(sprt["crashes"].to_string().trim(), "[0, 1]");
-        assert_eq!(sprt["time_per_move_ms"].to_string().trim(), "[12.3, 56.8]");
-        assert!(text.contains(NOTE));
+        let sprt = meta::manifest::parse(&text)
+            .expect("valid")
+            .sprt
+            .expect("recorded");
+        assert_eq!(sprt.engine1, "stage5 (Stage=5), depth 4");
+        assert_eq!(sprt.engine2, "stage4 (Stage=4), depth 6");
+        assert_eq!(sprt.games, 20);
+        assert_eq!(sprt.llr, Some(1.2346));
+        assert_eq!(sprt.upper_bound, Some(2.9444));
+        assert_eq!(sprt.elo0, Some(0.0));
+        assert_eq!(sprt.commit, "abc-dirty");
+        assert_eq!(sprt.crashes, [0, 1]);
+        assert_eq!(sprt.time_per_move_ms, Some([12.3, 56.8]));
+        assert!(text.contains("crashes = [0, 1]\n"), "{text}");
+        assert!(text.contains(MATCH_NOTE));
         // [sprt] comes after [bench.vs_previous].
         assert!(text.find("[sprt]") > text.find("[bench.vs_previous]"));
 
-        // Recording again replaces the table in place, and another table
-        // goes after it.
-        let again = record(&text, &summary("2.5"), TableKind::Sprt, "def").expect("records");
-        let again = record(&again, &summary("0"), TableKind::Reliability, "ghi").expect("records");
-        let again = record(&again, &summary("-3"), TableKind::Sprt, "jkl").expect("records");
-        assert_eq!(again.matches("[sprt]").count(), 1);
-        assert_eq!(again.matches(NOTE).count(), 2);
-        assert!(
-            again.find("[sprt]") < again.find("[reliability]"),
-            "{again}"
-        );
-        let doc: DocumentMut = again.parse().expect("valid TOML");
-        assert_eq!(doc["sprt"]["llr"].as_float(), Some(-3.0));
-        assert_eq!(doc["sprt"]["commit"].as_str(), Some("jkl"));
-        assert_eq!(doc["reliability"]["games"].as_integer(), Some(20));
-        assert!(doc["reliability"].get("llr").is_none());
-        assert_eq!(doc["bench"]["depth"].as_integer(), Some(4));
+        // A reliability table has no SPRT fields.
+        let both = record(&text, &report(0.0), MatchTable::Reliability, "ghi").expect("records");
+        let reliability = meta::manifest::parse(&both)
+            .expect("valid")
+            .reliability
+            .expect("recorded");
+        assert_eq!((reliability.games, reliability.llr), (20, None));
     }
 
     #[test]
     fn an_infinite_elo_is_recomputed_and_a_missing_sprt_refused() {
-        let text = summary("3.1").to_owned();
-        let Value::Object(mut members) = text else {
-            unreachable!("the summary is an object")
-        };
-        for (key, v) in members.iter_mut() {
-            match key.as_str() {
-                "penta" => {
-                    *v = Value::Array(
-                        vec![0.0, 0.0, 0.0, 0.0, 10.0]
-                            .into_iter()
-                            .map(Value::Number)
-                            .collect(),
-                    )
-                }
-                "elo" | "elo_error" | "nelo" | "nelo_error" => *v = Value::Null,
-                _ => {}
-            }
-        }
-        let all_won = Value::Object(members.clone());
-        let text = record(MANIFEST, &all_won, TableKind::Sprt, "x").expect("records");
-        let doc: DocumentMut = text.parse().expect("valid TOML");
-        assert_eq!(doc["sprt"]["elo"].as_float(), Some(f64::INFINITY));
-        for (key, v) in members.iter_mut() {
-            if key == "elo0" {
-                *v = Value::Null;
-            }
-        }
-        let error =
-            record(MANIFEST, &Value::Object(members), TableKind::Sprt, "x").expect_err("no SPRT");
+        let mut all_won = report(3.1);
+        all_won.penta = [0, 0, 0, 0, 10];
+        (
+            all_won.elo,
+            all_won.elo_error,
+            all_won.nelo,
+            all_won.nelo_error,
+        ) = (None, None, None, None);
+        let text = record(MANIFEST, &all_won, MatchTable::Sprt, "x").expect("records");
+        let sprt = meta::manifest::parse(&text).unwrap().sprt.unwrap();
+        assert_eq!(sprt.elo, Some(f64::INFINITY));
+        let mut no_sprt = all_won;
+        no_sprt.elo0 = None;
+        let error = record(MANIFEST, &no_sprt, MatchTable::Sprt, "x").expect_err("no SPRT");
         assert!(error.contains("elo0"), "{error}");
     }
 

@@ -3,6 +3,7 @@
 use crate::game::Limits;
 use crate::runner::{FailureCounts, MatchState, ThinkingTime};
 use crate::stats::{EloEstimate, Pentanomial, Sprt, Verdict};
+use serde::{Deserialize, Serialize};
 
 /// What a match was and what came out of it.
 #[derive(Clone, Debug)]
@@ -74,97 +75,109 @@ impl Summary {
         }
     }
 
-    /// The summary as one JSON object (see the crate README for the fields).
-    pub fn json(&self) -> String {
+    /// The machine-readable summary (see the crate README for the fields).
+    pub fn report(&self) -> Report {
         let s = &self.state;
         let elo = s.penta.elo();
-        let field = |pick: fn(&EloEstimate) -> f64| elo.as_ref().map_or(f64::NAN, pick);
+        let estimate =
+            |pick: fn(&EloEstimate) -> f64| elo.as_ref().map(pick).filter(|x| x.is_finite());
         let sprt = self.sprt.as_ref();
-        let per_engine = |pick: fn(&FailureCounts) -> u64| {
-            format!("[{}, {}]", pick(&s.failures[0]), pick(&s.failures[1]))
-        };
-        let thinking = |pick: fn(&ThinkingTime) -> String| {
-            format!("[{}, {}]", pick(&s.thinking[0]), pick(&s.thinking[1]))
-        };
-        let fields = [
-            (
-                "engines",
-                format!(
-                    "[{}, {}]",
-                    json_string(&self.engines[0]),
-                    json_string(&self.engines[1])
-                ),
-            ),
-            (
-                "options",
-                format!(
-                    "[{}, {}]",
-                    json_string_list(&self.options[0]),
-                    json_string_list(&self.options[1])
-                ),
-            ),
-            ("command", json_string(&self.command)),
-            (
-                "limits",
-                format!(
-                    "[{}, {}]",
-                    json_string(&self.limits[0].describe()),
-                    json_string(&self.limits[1].describe())
-                ),
-            ),
-            (
-                "book",
-                self.book.as_deref().map_or("null".to_string(), json_string),
-            ),
-            ("seed", self.seed.to_string()),
-            ("games", s.games.to_string()),
-            ("wins", s.trinomial.wins.to_string()),
-            ("draws", s.trinomial.draws.to_string()),
-            ("losses", s.trinomial.losses.to_string()),
-            ("penta", format!("{:?}", s.penta.counts)),
-            ("score", json_number(field(|e| e.score))),
-            ("elo", json_number(field(|e| e.elo))),
-            ("elo_error", json_number(field(|e| e.elo_error))),
-            ("nelo", json_number(field(|e| e.nelo))),
-            ("nelo_error", json_number(field(|e| e.nelo_error))),
-            ("llr", json_number(s.llr.unwrap_or(f64::NAN))),
-            (
-                "lower_bound",
-                json_number(sprt.map_or(f64::NAN, Sprt::lower_bound)),
-            ),
-            (
-                "upper_bound",
-                json_number(sprt.map_or(f64::NAN, Sprt::upper_bound)),
-            ),
-            ("elo0", json_number(sprt.map_or(f64::NAN, |t| t.elo0))),
-            ("elo1", json_number(sprt.map_or(f64::NAN, |t| t.elo1))),
-            ("alpha", json_number(sprt.map_or(f64::NAN, |t| t.alpha))),
-            ("beta", json_number(sprt.map_or(f64::NAN, |t| t.beta))),
-            (
-                "verdict",
-                s.verdict
-                    .map_or("null".to_string(), |v| json_string(&v.to_string())),
-            ),
-            ("time_forfeits", per_engine(|f| f.time_forfeits)),
-            ("illegal_moves", per_engine(|f| f.illegal_moves)),
-            ("crashes", per_engine(|f| f.crashes)),
-            ("no_answers", per_engine(|f| f.no_answers)),
-            ("moves", thinking(|t| t.moves.to_string())),
-            (
-                "time_per_move_ms",
-                thinking(|t| json_number(round_to(t.mean_ms(), 1))),
-            ),
-            (
-                "longest_move_ms",
-                thinking(|t| t.longest.as_millis().to_string()),
-            ),
-        ];
-        let body: Vec<String> = fields
-            .iter()
-            .map(|(k, v)| format!("  \"{k}\": {v}"))
-            .collect();
-        format!("{{\n{}\n}}\n", body.join(",\n"))
+        let test = |pick: fn(&Sprt) -> f64| sprt.map(pick);
+        let per_engine =
+            |pick: fn(&FailureCounts) -> u64| [pick(&s.failures[0]), pick(&s.failures[1])];
+        let thinking =
+            |pick: fn(&ThinkingTime) -> u64| [pick(&s.thinking[0]), pick(&s.thinking[1])];
+        let mean = |t: &ThinkingTime| Some(round_to(t.mean_ms(), 1)).filter(|x| x.is_finite());
+        Report {
+            engines: self.engines.clone(),
+            options: self.options.clone(),
+            command: self.command.clone(),
+            limits: [self.limits[0].describe(), self.limits[1].describe()],
+            book: self.book.clone(),
+            seed: self.seed,
+            games: s.games,
+            wins: s.trinomial.wins,
+            draws: s.trinomial.draws,
+            losses: s.trinomial.losses,
+            penta: s.penta.counts,
+            score: estimate(|e| e.score),
+            elo: estimate(|e| e.elo),
+            elo_error: estimate(|e| e.elo_error),
+            nelo: estimate(|e| e.nelo),
+            nelo_error: estimate(|e| e.nelo_error),
+            llr: s.llr.filter(|x| x.is_finite()),
+            lower_bound: test(Sprt::lower_bound),
+            upper_bound: test(Sprt::upper_bound),
+            elo0: test(|t| t.elo0),
+            elo1: test(|t| t.elo1),
+            alpha: test(|t| t.alpha),
+            beta: test(|t| t.beta),
+            verdict: s.verdict.map(|v| v.to_string()),
+            time_forfeits: per_engine(|f| f.time_forfeits),
+            illegal_moves: per_engine(|f| f.illegal_moves),
+            crashes: per_engine(|f| f.crashes),
+            no_answers: per_engine(|f| f.no_answers),
+            moves: thinking(|t| t.moves),
+            time_per_move_ms: [mean(&s.thinking[0]), mean(&s.thinking[1])],
+            longest_move_ms: thinking(|t| u64::try_from(t.longest.as_millis()).unwrap_or(u64::MAX)),
+        }
     }
+
+    /// The summary as one JSON object, the file `arena match --json` writes.
+    pub fn json(&self) -> String {
+        let mut text = serde_json::to_string_pretty(&self.report())
+            .expect("a report is plain data and always serializes");
+        text.push('\n');
+        text
+    }
+}
+
+/// The summary of a match for tools: what `arena match --json` writes and
+/// `arena record` reads. Pairs are `[engine 1, engine 2]`; W/D/L, Elo and
+/// the SPRT are from engine 1's point of view. Numbers that do not exist
+/// (Elo at a 0% or 100% score, the SPRT of a match without `--sprt`, the
+/// time per move of an engine without moves) are `null`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub engines: [String; 2],
+    /// The UCI options each engine was given, as `NAME=VALUE`.
+    pub options: [Vec<String>; 2],
+    /// The command line that ran the match.
+    pub command: String,
+    /// Each engine's limits: `10+0.1`, `nodes=N` or `depth=N`.
+    pub limits: [String; 2],
+    pub book: Option<String>,
+    pub seed: u64,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Game pairs in which engine 1 scored 0, ½, 1, 1½ and 2 points.
+    pub penta: [u64; 5],
+    pub score: Option<f64>,
+    pub elo: Option<f64>,
+    pub elo_error: Option<f64>,
+    pub nelo: Option<f64>,
+    pub nelo_error: Option<f64>,
+    pub llr: Option<f64>,
+    pub lower_bound: Option<f64>,
+    pub upper_bound: Option<f64>,
+    pub elo0: Option<f64>,
+    pub elo1: Option<f64>,
+    pub alpha: Option<f64>,
+    pub beta: Option<f64>,
+    /// `H0 accepted`, `H1 accepted` or `inconclusive`.
+    pub verdict: Option<String>,
+    /// Games lost by each kind of failure.
+    pub time_forfeits: [u64; 2],
+    pub illegal_moves: [u64; 2],
+    pub crashes: [u64; 2],
+    pub no_answers: [u64; 2],
+    /// Moves played and thinking time as the arena measured it (from `go`
+    /// sent to `bestmove` received).
+    pub moves: [u64; 2],
+    pub time_per_move_ms: [Option<f64>; 2],
+    pub longest_move_ms: [u64; 2],
 }
 
 /// Pentanomial counts, Elo, nElo and the SPRT with its LLR and verdict,
@@ -270,50 +283,34 @@ fn unsigned(x: f64) -> String {
     }
 }
 
-/// A JSON number; infinities and NaN, which JSON cannot express, are `null`.
-pub fn json_number(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        "null".to_string()
-    }
-}
-
-/// `["a", "b"]`.
-fn json_string_list(items: &[String]) -> String {
-    let items: Vec<String> = items.iter().map(|item| json_string(item)).collect();
-    format!("[{}]", items.join(", "))
-}
-
-/// A JSON string literal with the required escapes.
-pub fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn json_escapes_and_nulls() {
-        assert_eq!(json_string("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\u0001\"");
-        assert_eq!(json_number(1.5), "1.5");
-        assert_eq!(json_number(-0.25), "-0.25");
-        assert_eq!(json_number(f64::INFINITY), "null");
-        assert_eq!(json_number(f64::NAN), "null");
+    fn the_json_report_reads_back_with_nulls_for_missing_numbers() {
+        let summary = Summary {
+            engines: ["a\"1".to_string(), "b".to_string()],
+            options: [vec!["Stage=6".to_string()], Vec::new()],
+            command: "arena match --engine 'x y'".to_string(),
+            limits: [Limits::Depth(3), Limits::Nodes(500)],
+            book: None,
+            seed: 7,
+            sprt: None,
+            state: MatchState::default(),
+        };
+        let json = summary.json();
+        assert!(json.contains("\"elo\": null"), "{json}");
+        assert!(json.contains("\"book\": null"), "{json}");
+        assert!(
+            json.contains("\"time_per_move_ms\": [\n    null,"),
+            "{json}"
+        );
+        let back: Report = serde_json::from_str(&json).expect("reads back");
+        assert_eq!(back, summary.report());
+        assert_eq!(back.engines[0], "a\"1");
+        assert_eq!(back.limits, ["depth=3", "nodes=500"]);
+        assert_eq!((back.llr, back.verdict), (None, None));
     }
 
     #[test]

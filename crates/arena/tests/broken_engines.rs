@@ -36,8 +36,8 @@ fn assert_all_lost(
 
 #[test]
 fn illegal_malformed_and_null_moves_lose() {
-    let dir = TempDir::new("illegal");
-    let log = dir.file("log");
+    let dir = temp_dir("illegal");
+    let log = dir.path().join("log");
     for reply in ["a1a1", "e2e5", "0000", "(none)", "xyz", ""] {
         let go = format!("send({:?})", format!("bestmove {reply}").trim_end());
         let engine = script_engine(&dir, "illegal", &python_engine("pass", &go, &log));
@@ -62,8 +62,8 @@ fn illegal_malformed_and_null_moves_lose() {
 
 #[test]
 fn a_hung_engine_loses_by_no_answer_and_is_restarted() {
-    let dir = TempDir::new("hang");
-    let log = dir.file("log");
+    let dir = temp_dir("hang");
+    let log = dir.path().join("log");
     let engine = script_engine(&dir, "hang", &python_engine("pass", "pass", &log));
     // The hung engine is engine 1 here, so its failures are counted first.
     let mut config = config([engine, mover("mover", 1)], Limits::Nodes(100), 4);
@@ -79,8 +79,8 @@ fn a_hung_engine_loses_by_no_answer_and_is_restarted() {
 
 #[test]
 fn a_hung_engine_with_a_clock_loses_on_time() {
-    let dir = TempDir::new("clock");
-    let log = dir.file("log");
+    let dir = temp_dir("clock");
+    let log = dir.path().join("log");
     let engine = script_engine(&dir, "slow", &python_engine("pass", "pass", &log));
     let tc = Limits::Clock {
         base: Duration::from_millis(500),
@@ -95,8 +95,8 @@ fn a_hung_engine_with_a_clock_loses_on_time() {
 fn a_slow_engine_loses_on_time_even_if_it_answers() {
     // Sleeps 1.5 s, then sends a (possibly illegal) move: the clock
     // verdict comes first.
-    let dir = TempDir::new("slow");
-    let log = dir.file("log");
+    let dir = temp_dir("slow");
+    let log = dir.path().join("log");
     let go = "import time; time.sleep(1.5); send(\"bestmove a1a1\")";
     let engine = script_engine(&dir, "slow", &python_engine("pass", go, &log));
     let tc = Limits::Clock {
@@ -110,8 +110,8 @@ fn a_slow_engine_loses_on_time_even_if_it_answers() {
 
 #[test]
 fn an_engine_that_exits_during_the_game_loses_by_crash() {
-    let dir = TempDir::new("exit-go");
-    let log = dir.file("log");
+    let dir = temp_dir("exit-go");
+    let log = dir.path().join("log");
     let engine = script_engine(&dir, "exits", &python_engine("pass", "sys.exit(3)", &log));
     let (state, games) = play(&config([mover("mover", 1), engine], Limits::Depth(1), 4));
     assert_eq!(state.games, 4);
@@ -122,8 +122,8 @@ fn an_engine_that_exits_during_the_game_loses_by_crash() {
 
 #[test]
 fn an_engine_that_exits_at_the_handshake_loses_every_game() {
-    let dir = TempDir::new("exit-uci");
-    let log = dir.file("log");
+    let dir = temp_dir("exit-uci");
+    let log = dir.path().join("log");
     let engine = script_engine(&dir, "dead", &python_engine("sys.exit(1)", "pass", &log));
     let (state, games) = play(&config([mover("mover", 1), engine], Limits::Depth(1), 4));
     let moves = assert_all_lost(&games, 1, &|f| *f == Failure::Crash);
@@ -134,8 +134,8 @@ fn an_engine_that_exits_at_the_handshake_loses_every_game() {
 
 #[test]
 fn an_engine_that_never_finishes_the_handshake_loses_by_no_answer() {
-    let dir = TempDir::new("mute");
-    let log = dir.file("log");
+    let dir = temp_dir("mute");
+    let log = dir.path().join("log");
     let engine = script_engine(
         &dir,
         "mute",
@@ -152,7 +152,7 @@ fn an_engine_that_never_finishes_the_handshake_loses_by_no_answer() {
 #[test]
 fn an_engine_that_crashes_after_some_moves_loses_mid_game() {
     // A proxy in front of the random mover that dies on its third `go`.
-    let dir = TempDir::new("crash-late");
+    let dir = temp_dir("crash-late");
     let script = format!(
         r#"#!/usr/bin/env python3
 import subprocess, sys
@@ -204,8 +204,8 @@ fn a_missing_program_stops_the_match_before_it_starts() {
 
 #[test]
 fn the_sprt_stops_a_lopsided_match_early() {
-    let dir = TempDir::new("sprt");
-    let log = dir.file("log");
+    let dir = temp_dir("sprt");
+    let log = dir.path().join("log");
     let engine = script_engine(
         &dir,
         "illegal",

@@ -47,8 +47,8 @@ fn engine_binary() -> PathBuf {
 fn stage5_against_stage6_gives_valid_pgn_and_summary() {
     let engine = engine_binary();
     assert!(engine.exists(), "{} does not exist", engine.display());
-    let dir = TempDir::new("smoke");
-    let (pgn, json) = (dir.file("smoke.pgn"), dir.file("smoke.json"));
+    let dir = temp_dir("smoke");
+    let (pgn, json) = (dir.path().join("smoke.pgn"), dir.path().join("smoke.json"));
     let spec = |stage: u32| {
         format!(
             "cmd={},name=stage{stage},option.Stage={stage}",
@@ -103,13 +103,16 @@ fn stage5_against_stage6_gives_valid_pgn_and_summary() {
         );
         assert!(!game.moves.is_empty(), "the engines played");
     }
-    let summary = std::fs::read_to_string(&json).expect("JSON written");
-    assert!(summary.contains("\"games\": 4"), "{summary}");
+    let text = std::fs::read_to_string(&json).expect("JSON written");
+    let summary: arena::summary::Report = serde_json::from_str(&text).expect("a summary");
+    assert_eq!(summary.games, 4, "{text}");
     // A correct engine never loses by a failure.
-    for field in ["time_forfeits", "illegal_moves", "crashes", "no_answers"] {
-        assert!(
-            summary.contains(&format!("\"{field}\": [0, 0]")),
-            "{field}: {summary}"
-        );
+    for (field, counts) in [
+        ("time_forfeits", summary.time_forfeits),
+        ("illegal_moves", summary.illegal_moves),
+        ("crashes", summary.crashes),
+        ("no_answers", summary.no_answers),
+    ] {
+        assert_eq!(counts, [0, 0], "{field}: {text}");
     }
 }

@@ -38,8 +38,8 @@ fn json_field(path: &std::path::Path, field: &str) -> String {
 
 #[test]
 fn a_match_writes_pgn_json_and_a_summary() {
-    let dir = TempDir::new("cli");
-    let (pgn, json) = (dir.file("games.pgn"), dir.file("result.json"));
+    let dir = temp_dir("cli");
+    let (pgn, json) = (dir.path().join("games.pgn"), dir.path().join("result.json"));
     let book = format!(
         "{}/books/noob_3moves_sample.epd",
         env!("CARGO_MANIFEST_DIR")
@@ -92,7 +92,7 @@ fn a_match_writes_pgn_json_and_a_summary() {
     let draws: u64 = json_field(&json, "draws").parse().expect("a number");
     let losses: u64 = json_field(&json, "losses").parse().expect("a number");
     assert_eq!(wins + draws + losses, 6);
-    assert_eq!(json_field(&json, "elo1"), "10");
+    assert_eq!(json_field(&json, "elo1"), "10.0");
     assert_eq!(json_field(&json, "time_forfeits"), "[0, 0]");
     assert!(
         ["\"inconclusive\"", "\"H0 accepted\"", "\"H1 accepted\""]
@@ -234,9 +234,9 @@ fn logging_mover_spec(name: &str, log: &std::path::Path, limits: &str) -> String
 
 #[test]
 fn each_engine_can_have_its_own_limits() {
-    let dir = TempDir::new("limits");
-    let (pgn, json) = (dir.file("games.pgn"), dir.file("result.json"));
-    let (log1, log2) = (dir.file("one.log"), dir.file("two.log"));
+    let dir = temp_dir("limits");
+    let (pgn, json) = (dir.path().join("games.pgn"), dir.path().join("result.json"));
+    let (log1, log2) = (dir.path().join("one.log"), dir.path().join("two.log"));
     // No --tc, --nodes or --depth: both engines bring their own.
     let output = arena(&[
         "match",
@@ -317,9 +317,9 @@ fn each_engine_can_have_its_own_limits() {
 
 #[test]
 fn an_engine_limit_overrides_the_match_limit() {
-    let dir = TempDir::new("override");
-    let (log1, log2) = (dir.file("one.log"), dir.file("two.log"));
-    let json = dir.file("result.json");
+    let dir = temp_dir("override");
+    let (log1, log2) = (dir.path().join("one.log"), dir.path().join("two.log"));
+    let json = dir.path().join("result.json");
     let output = arena(&[
         "match",
         "--engine",

@@ -1,10 +1,13 @@
 //! Writing the generated files (`scripts/book-data`) and checking them
 //! (`scripts/book-data --check`).
 //!
-//! Both go through [`render`], which turns the stage manifests and the
-//! measured series into the full set of files; `generate` measures the
-//! series first and writes the result, `check` reads the committed series,
-//! re-measures their cheap entries, and compares every file byte for byte.
+//! Both go through [`render`], which turns the stage manifests (their
+//! recorded bench counts and match results), the measured series and, on
+//! main, the code of the stage snapshots into the full set of files;
+//! `generate` measures the series first (or, with `--no-measure`, reads the
+//! committed ones) and writes the result, `check` reads the committed
+//! series, re-measures their cheap entries, and compares every file byte
+//! for byte.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -29,6 +32,11 @@ pub const OWN_SUFFIXES: &[&str] = &[
     "-tree.svg",
     "-tree.md",
     "-soundness.md",
+    "-sprt.md",
+    "-reliability.md",
+    // ANCHOR: main-only
+    crate::diffs::SUFFIX,
+    // ANCHOR_END: main-only
 ];
 
 // ANCHOR: stage-03-negamax--bookdata-lookup
@@ -112,15 +120,33 @@ pub fn render(
         // ANCHOR: stage-03-negamax--bookdata-trees-end
     }
     // ANCHOR_END: stage-03-negamax--bookdata-trees-end
+    let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
+    files.extend(crate::results::render(&manifests)?);
+    // ANCHOR: main-only
+    files.extend(crate::diffs::render(root)?);
+    // ANCHOR_END: main-only
     Ok(files)
 }
 
 /// Measure, render and write everything; returns the names written.
-/// `progress` hears what is being measured.
-pub fn generate(root: &Path, progress: &mut dyn FnMut(&str)) -> Result<Vec<String>, String> {
+/// Without `measure` the committed series are used as they are (quick,
+/// after a change that cannot move a node count, such as a recorded match
+/// or a comment). `progress` hears what is being measured.
+pub fn generate(
+    root: &Path,
+    measure: bool,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Vec<String>, String> {
     let stages = read_stages(root)?;
     let mut measured = BTreeMap::new();
-    for stage in stages.iter().filter(|s| s.searches) {
+    if !measure {
+        let (committed, problems) = committed_series(root, &stages);
+        if !problems.is_empty() {
+            return Err(problems.join("\n"));
+        }
+        measured = committed;
+    }
+    for stage in stages.iter().filter(|s| s.searches && measure) {
         let own = series::measure_series(stage, &mut |row| {
             progress(&format!(
                 "stage {} depth {}: {} nodes",
@@ -180,25 +206,8 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let stages = read_stages(root)?;
     let dir = root.join(GENERATED_DIR);
     let mut report = CheckReport::default();
-    let mut committed = BTreeMap::new();
-    for stage in stages.iter().filter(|s| s.searches) {
-        let name = series::file_name(stage);
-        let text = match std::fs::read_to_string(dir.join(&name)) {
-            Ok(text) => text,
-            Err(e) => {
-                report
-                    .problems
-                    .push(format!("{name}: {e} (run scripts/book-data)"));
-                continue;
-            }
-        };
-        match series::parse(stage, &text) {
-            Ok(own) => {
-                committed.insert(stage.id(), own);
-            }
-            Err(e) => report.problems.push(format!("{name}: {e}")),
-        }
-    }
+    let (committed, problems) = committed_series(root, &stages);
+    report.problems.extend(problems);
     if measure {
         for (id, own) in &committed {
             for row in own.rows.iter().filter(|r| r.total <= CHECK_CAP) {
@@ -243,6 +252,31 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
         ));
     }
     Ok(report)
+}
+
+/// The committed series of every stage that searches, and what is wrong
+/// with those that cannot be read.
+fn committed_series(root: &Path, stages: &[Stage]) -> (BTreeMap<u32, Series>, Vec<String>) {
+    let dir = root.join(GENERATED_DIR);
+    let mut committed = BTreeMap::new();
+    let mut problems = Vec::new();
+    for stage in stages.iter().filter(|s| s.searches) {
+        let name = series::file_name(stage);
+        let text = match std::fs::read_to_string(dir.join(&name)) {
+            Ok(text) => text,
+            Err(e) => {
+                problems.push(format!("{name}: {e} (run scripts/book-data)"));
+                continue;
+            }
+        };
+        match series::parse(stage, &text) {
+            Ok(own) => {
+                committed.insert(stage.id(), own);
+            }
+            Err(e) => problems.push(format!("{name}: {e}")),
+        }
+    }
+    (committed, problems)
 }
 
 /// `, first at line N: "found" should be "expected"`.

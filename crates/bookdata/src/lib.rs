@@ -1,12 +1,12 @@
 //! `bookdata`: the numbers and figures of the cb2026 book, and the check
 //! that every code excerpt the book includes still exists.
 //!
-//! Everything the book shows that a command measured comes from here:
-//! `scripts/book-data` runs [`generate::generate`], which writes
+//! Everything the book shows that a command measured or recorded comes
+//! from here: `scripts/book-data` runs [`generate::generate`], which writes
 //! `book/src/generated/`, and `scripts/book-data --check` runs
 //! [`generate::check`], which fails when a committed file differs from what
-//! the recorded data gives. `scripts/check-book` runs
-//! [`includes::check_book`] after `mdbook build`.
+//! the recorded data gives. `scripts/check-book` runs the shared include
+//! check ([`meta::includes::check_book`]) after `mdbook build`.
 //!
 //! Generated file names start with the tag of the stage they belong to
 //! (`stage-04-alphabeta-worth.md`): the snapshot of stage N keeps only the
@@ -15,12 +15,15 @@
 
 use std::path::{Path, PathBuf};
 
-use engine::stages::Manifest;
+use meta::Manifest;
 
 pub mod chart;
 pub mod claims;
+// ANCHOR: main-only
+pub mod diffs;
+// ANCHOR_END: main-only
 pub mod generate;
-pub mod includes;
+pub mod results;
 pub mod series;
 pub mod tables;
 // ANCHOR: stage-03-negamax--bookdata-tree
@@ -66,29 +69,14 @@ impl Stage {
     }
 }
 
-/// The manifests `stages/NN-slug.toml` under `root`, in stage order.
+/// The manifests `stages/NN-slug.toml` under `root`, in stage order, read
+/// from disk with the shared `meta` crate (so a hand edit is noticed).
 pub fn read_stages(root: &Path) -> Result<Vec<Stage>, String> {
     let dir = root.join("stages");
-    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "toml")
-                && p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n.as_bytes().first().is_some_and(u8::is_ascii_digit))
-        })
-        .collect();
-    paths.sort();
     let mut stages = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let manifest = engine::stages::parse_manifest(&text)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let techniques = engine::stages::preset(manifest.id)?;
+    for manifest in meta::manifest::read_dir(&dir)? {
         stages.push(Stage {
-            searches: engine::bench::searches(&techniques),
+            searches: bench_searches(manifest.id)?,
             manifest,
         });
     }
@@ -96,6 +84,14 @@ pub fn read_stages(root: &Path) -> Result<Vec<Stage>, String> {
         return Err(format!("no stage manifests in {}", dir.display()));
     }
     Ok(stages)
+}
+
+/// Whether the bench of stage `id` counts search nodes (rather than perft
+/// leaves, as it does before there is a search). A bench over no positions
+/// costs nothing and still says what it counts.
+fn bench_searches(id: u32) -> Result<bool, String> {
+    let run = engine::bench::stage_bench_on(id, Some(1), &[])?;
+    Ok(run.counted != engine::bench::Counted::PerftLeaves)
 }
 
 /// `1234567` as `1,234,567`.

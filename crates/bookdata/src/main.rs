@@ -1,24 +1,56 @@
-//! `bookdata`: see the crate documentation (`src/lib.rs`).
-//!
-//! ```text
-//! bookdata generate [--root DIR]         measure and write book/src/generated/
-//! bookdata check [--root DIR] [--no-measure]
-//!                                        fail if a generated file is stale
-//! bookdata --check                       the same as `check`
-//! bookdata check-includes [--root DIR]   every include of book/src resolves
-//! ```
+//! `bookdata` (run as `scripts/book-data` and `scripts/check-book`): see
+//! the crate documentation (`src/lib.rs`) and the crate README.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use bookdata::{default_root, generate, includes};
+use bookdata::{GENERATED_DIR, default_root, generate};
+use clap::{Parser, Subcommand};
+use meta::includes::{Dir, check_book};
 
-const USAGE: &str =
-    "usage: bookdata generate|check|--check|check-includes [--root DIR] [--no-measure]";
+#[derive(Parser)]
+#[command(
+    name = "bookdata",
+    about = "Write and check the numbers, tables and figures of the cb2026 book \
+             (scripts/book-data), and check its includes (scripts/check-book)"
+)]
+struct Cli {
+    /// Repository root (default: the repository this tool was built in).
+    #[arg(long, global = true, value_name = "DIR")]
+    root: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Measure and write everything in book/src/generated/.
+    Generate {
+        /// Use the committed nodes-by-depth series instead of measuring
+        /// them again (quick; right unless node counts can have changed).
+        #[arg(long)]
+        no_measure: bool,
+    },
+    /// Fail if a file in book/src/generated/ is missing, stale or left over.
+    Check {
+        /// Do not re-measure the cheap entries of the series.
+        #[arg(long)]
+        no_measure: bool,
+    },
+    /// Check that every include and image of book/src gives something.
+    CheckIncludes,
+}
 
 fn main() -> ExitCode {
-    match run(std::env::args().skip(1).collect()) {
+    let cli = Cli::parse();
+    let root = cli.root.unwrap_or_else(default_root);
+    let result = match cli.command {
+        Command::Generate { no_measure } => generate_command(&root, !no_measure),
+        Command::Check { no_measure } => check_command(&root, !no_measure),
+        Command::CheckIncludes => check_includes_command(&root),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -27,75 +59,56 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Vec<String>) -> Result<(), String> {
-    let mut command = None;
-    let mut root = default_root();
-    let mut measure = true;
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--root" => root = PathBuf::from(args.next().ok_or("--root needs a directory")?),
-            "--no-measure" => measure = false,
-            "--check" => command = Some("check".to_string()),
-            "-h" | "--help" => {
-                println!("{USAGE}");
-                return Ok(());
-            }
-            other if command.is_none() && !other.starts_with('-') => command = Some(arg),
-            other => return Err(format!("unexpected argument '{other}'\n{USAGE}")),
-        }
-    }
+fn generate_command(root: &std::path::Path, measure: bool) -> Result<(), String> {
     let start = Instant::now();
-    match command.as_deref().unwrap_or("generate") {
-        "generate" => {
-            let written = generate::generate(&root, &mut |line| eprintln!("{line}"))?;
-            for name in &written {
-                println!("wrote {}/{name}", bookdata::GENERATED_DIR);
-            }
-            println!(
-                "{} files in {:.1} s",
-                written.len(),
-                start.elapsed().as_secs_f64()
-            );
-            Ok(())
-        }
-        "check" => {
-            let report = generate::check(&root, measure)?;
-            for problem in &report.problems {
-                println!("STALE {problem}");
-            }
-            if !report.problems.is_empty() {
-                return Err(format!(
-                    "{} problem(s) with the generated book data; `scripts/book-data` regenerates it",
-                    report.problems.len()
-                ));
-            }
-            println!(
-                "book data up to date: {} files, {} series entries re-measured, {:.1} s",
-                report.files,
-                report.remeasured,
-                start.elapsed().as_secs_f64()
-            );
-            Ok(())
-        }
-        "check-includes" => {
-            let report = includes::check_book(&root.join("book/src"))?;
-            for problem in &report.problems {
-                println!("BAD {problem}");
-            }
-            if !report.problems.is_empty() {
-                return Err(format!(
-                    "{} of {} includes and images give nothing",
-                    report.problems.len(),
-                    report.includes + report.images
-                ));
-            }
-            println!(
-                "{} includes and {} images in {} Markdown files all resolve",
-                report.includes, report.images, report.chapters
-            );
-            Ok(())
-        }
-        other => Err(format!("unknown command '{other}'\n{USAGE}")),
+    let written = generate::generate(root, measure, &mut |line| eprintln!("{line}"))?;
+    for name in &written {
+        println!("wrote {GENERATED_DIR}/{name}");
     }
+    println!(
+        "{} files in {:.1} s",
+        written.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn check_command(root: &std::path::Path, measure: bool) -> Result<(), String> {
+    let start = Instant::now();
+    let report = generate::check(root, measure)?;
+    for problem in &report.problems {
+        println!("STALE {problem}");
+    }
+    if !report.problems.is_empty() {
+        return Err(format!(
+            "{} problem(s) with the generated book data; `scripts/book-data` regenerates it",
+            report.problems.len()
+        ));
+    }
+    println!(
+        "book data up to date: {} files, {} series entries re-measured, {:.1} s",
+        report.files,
+        report.remeasured,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn check_includes_command(root: &std::path::Path) -> Result<(), String> {
+    let report = check_book(&Dir(root.to_path_buf()), "book/src");
+    for problem in &report.problems {
+        println!("BAD {problem}");
+    }
+    if !report.problems.is_empty() {
+        return Err(format!(
+            "{} of {} includes and images give nothing",
+            report.problems.len(),
+            report.includes + report.images
+        ));
+    }
+    println!(
+        "{} includes and {} images in {} Markdown files all resolve",
+        report.includes, report.images, report.chapters
+    );
+    Ok(())
 }

@@ -9,9 +9,8 @@
 
 use std::fmt::Write;
 
-use engine::bench::run_bench;
-use engine::stages::{bench_fens, preset};
-use engine::techniques::Params;
+use engine::bench::stage_bench;
+use engine::stages::bench_fens;
 use serde::Deserialize;
 
 use crate::Stage;
@@ -53,7 +52,7 @@ pub fn file_name(stage: &Stage) -> String {
 
 /// Bench nodes per position for `stage` at `depth` (a real run).
 pub fn measure(stage: u32, depth: u32) -> Result<DepthRow, String> {
-    let run = run_bench(preset(stage)?, Params::default(), depth, &bench_fens())?;
+    let run = stage_bench(stage, Some(depth))?;
     let positions: Vec<u64> = run.rows.iter().map(|r| r.nodes).collect();
     Ok(DepthRow {
         depth,

@@ -5,9 +5,10 @@
 use std::fmt::Write;
 
 use engine::board::{move_to_uci, parse_fen};
-use engine::search::{Limits, SearchResult, Searcher};
+use engine::params::Params;
+use engine::search::{SearchResult, Searcher};
 use engine::stages::{bench_fens, preset};
-use engine::techniques::Params;
+use engine::time::Limits;
 
 use crate::tables::position_name;
 use crate::{Stage, thousands};

@@ -8,9 +8,10 @@ use std::fmt::Write;
 use cozy_chess::{Board, Color, Move};
 use engine::board::{make_move, move_to_uci, parse_fen};
 use engine::notes::{TreeNode, TreeTrace};
-use engine::search::{Limits, SearchResult, Searcher};
+use engine::params::Params;
+use engine::search::{SearchResult, Searcher};
 use engine::stages::preset;
-use engine::techniques::Params;
+use engine::time::Limits;
 
 /// The position of the pictures: White's king a8 and pawn c5 against the
 /// black king on c8. White has only two moves, Black a handful, so a
@@ -299,7 +300,7 @@ pub fn alphabeta_svg(full: &Traced, ab: &Traced) -> Result<String, String> {
             Look {
                 label,
                 pruned: false,
-                cut: ab.trace.nodes[a].pruned > 0,
+                cut: ab.trace.nodes[a].cutoff,
             }
         }
     };
@@ -338,6 +339,11 @@ fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
         let index = node_at(&ab.trace, &ab.root, path)
             .ok_or_else(|| format!("alpha-beta never reached {}", path.join(" ")))?;
         let node = &ab.trace.nodes[index];
+        // Negamax searched every move there: what alpha-beta did not, it
+        // skipped.
+        let all = node_at(&full.trace, &full.root, path)
+            .map_or(0, |i| full.trace.nodes[i].children.len());
+        let not_searched = all.saturating_sub(node.children.len());
         let searched: Vec<String> = node
             .children
             .iter()
@@ -351,12 +357,13 @@ fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
                 move_text(&board, mv)
             })
             .collect();
-        if searched != [first] || node.pruned != skipped {
+        if searched != [first] || !node.cutoff || not_searched != skipped {
             return Err(format!(
-                "chapter 4 says that after {} alpha-beta searches only {first} and skips \
-                 {skipped} moves; it searched {searched:?} and skipped {}",
+                "chapter 4 says that after {} alpha-beta searches only {first}, cuts off and \
+                 skips {skipped} moves; it searched {searched:?} (cutoff: {}) and skipped {}",
                 path.join(" "),
-                node.pruned
+                node.cutoff,
+                not_searched
             ));
         }
         Ok(())

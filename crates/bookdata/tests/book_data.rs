@@ -6,15 +6,25 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use tempfile::TempDir;
+
 use bookdata::generate::check;
 use common::{copy, root, scratch};
 
-/// The parts of the repository `check` reads, in a scratch directory.
-fn copy_data(name: &str) -> PathBuf {
+/// The parts of the repository `check` reads, in a scratch directory: the
+/// manifests, the generated files, the perft suite, and the sources that
+/// main's per-stage diffs are cut from.
+fn copy_data(name: &str) -> TempDir {
     let dir = scratch(name);
-    copy(Path::new("stages"), &dir);
-    copy(Path::new(bookdata::GENERATED_DIR), &dir);
-    copy(Path::new(bookdata::tables::PERFT_SUITE), &dir);
+    for part in [
+        "stages",
+        bookdata::GENERATED_DIR,
+        bookdata::tables::PERFT_SUITE,
+        "crates/engine/src",
+        "crates/cb2026/src",
+    ] {
+        copy(Path::new(part), dir.path());
+    }
     dir
 }
 
@@ -55,29 +65,30 @@ fn the_committed_book_data_is_current() {
 #[test]
 fn a_hand_edited_bench_count_fails_the_check() {
     let dir = copy_data("edited-nodes");
-    assert!(problems(&dir).is_empty(), "the copy is current");
-    bump(&dir, "nodes").expect("a manifest records bench nodes");
-    let found = problems(&dir);
+    let dir = dir.path();
+    assert!(problems(dir).is_empty(), "the copy is current");
+    bump(dir, "nodes").expect("a manifest records bench nodes");
+    let found = problems(dir);
     assert!(!found.is_empty(), "an edited count must fail the check");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_hand_edited_comparison_fails_the_check() {
     let dir = copy_data("edited-comparison");
-    if bump(&dir, "after").is_some() {
-        let found = problems(&dir);
+    let dir = dir.path();
+    if bump(dir, "after").is_some() {
+        let found = problems(dir);
         assert!(
             found.iter().any(|p| p.contains("vs_previous")),
             "an edited comparison must fail the check: {found:?}"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_hand_edited_table_fails_the_check() {
     let dir = copy_data("edited-table");
+    let dir = dir.path();
     let generated = dir.join(bookdata::GENERATED_DIR);
     let table = std::fs::read_dir(&generated)
         .unwrap()
@@ -87,10 +98,45 @@ fn a_hand_edited_table_fails_the_check() {
     let text = std::fs::read_to_string(&table).unwrap();
     std::fs::write(&table, text.replacen('1', "7", 1)).unwrap();
     let name = table.file_name().unwrap().to_string_lossy().to_string();
-    let found = problems(&dir);
+    let found = problems(dir);
     assert!(
         found.iter().any(|p| p.starts_with(&name)),
         "{name} must be reported: {found:?}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hand_edited_match_result_fails_the_check() {
+    // The result tables come from the [sprt] tables `arena record` wrote.
+    let dir = copy_data("edited-sprt");
+    let dir = dir.path();
+    let Some(manifest) = edit_first(dir, "llr = ") else {
+        return; // no recorded match (an early stage's snapshot)
+    };
+    let found = problems(dir);
+    let tag = manifest.file_stem().unwrap().to_string_lossy().to_string();
+    assert!(
+        found.iter().any(|p| p.contains("-sprt.md")),
+        "an edited result of {tag} must fail the check: {found:?}"
+    );
+}
+
+/// Change the number after `key` on the first line that starts with it, in
+/// the first manifest that has one. Returns the file.
+fn edit_first(dir: &Path, key: &str) -> Option<PathBuf> {
+    let mut manifests: Vec<PathBuf> = std::fs::read_dir(dir.join("stages"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    manifests.sort();
+    manifests.into_iter().find(|path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        let Some(line) = text.lines().find(|l| l.starts_with(key)) else {
+            return false;
+        };
+        let edited = text.replacen(line, &format!("{key}1.2345"), 1);
+        std::fs::write(path, edited).unwrap();
+        true
+    })
 }

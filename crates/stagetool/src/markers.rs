@@ -720,17 +720,37 @@ pub fn cut(parsed: &Parsed, n: u32) -> String {
 /// line starts with `}`, `)` or `]`, and an opening bracket left directly
 /// before its closing line is joined with it (`struct T {` + `}` ->
 /// `struct T {}`). Trailing blank lines after a cut at the end go too.
+///
+/// A marker line between two `use` (or `mod`) items kept them in separate
+/// groups, which rustfmt sorts one by one; where such a marker goes, a
+/// blank line takes its place, so the groups stay apart.
 pub fn cut_lines<'a>(parsed: &Parsed<'a>, n: u32, keep_markers: bool) -> Vec<CutLine<'a>> {
     let rust = is_rust(&parsed.path);
     let mut out: Vec<CutLine<'a>> = Vec::new();
     let mut cut_since = false;
+    // The first marker line dropped since the last line written, if any.
+    let mut marker_dropped: Option<usize> = None;
     let is_blank = |s: &str| s.trim().is_empty();
     for (origin, line) in parsed.lines.iter().enumerate() {
         if !line.kept(n, keep_markers) {
             cut_since = true;
+            if line.kept(n, true) {
+                marker_dropped.get_or_insert(origin);
+            }
             continue;
         }
         let code = line.code();
+        if let Some(marker) = marker_dropped.take()
+            && rust
+            && is_import(code.trim_start())
+            && ends_with_import(&out)
+        {
+            out.push(CutLine {
+                text: String::new(),
+                eol: line.eol,
+                origin: marker,
+            });
+        }
         if cut_since && is_blank(&code) {
             match out.last().map(|l| l.text.trim_end()) {
                 None => continue,
@@ -787,6 +807,40 @@ pub fn cut_lines<'a>(parsed: &Parsed<'a>, n: u32, keep_markers: bool) -> Vec<Cut
         }
     }
     out
+}
+
+/// Whether a Rust line starts a `use`, `mod` or `extern crate` item: the
+/// items rustfmt sorts within a group.
+fn is_import(line: &str) -> bool {
+    let mut rest = line;
+    if let Some(after) = rest.strip_prefix("pub") {
+        rest = match after.strip_prefix('(') {
+            Some(inner) => inner.split_once(')').map_or("", |(_, tail)| tail),
+            None => after,
+        }
+        .trim_start();
+    }
+    rest.starts_with("use ") || rest.starts_with("mod ") || rest.starts_with("extern crate ")
+}
+
+/// Whether the lines so far end with a whole `use` or `mod ...;` item
+/// (one line, or several closed by `};` at the item's indentation).
+fn ends_with_import(out: &[CutLine]) -> bool {
+    let Some(last) = out.last() else {
+        return false;
+    };
+    if !last.text.trim_end().ends_with(';') {
+        return false;
+    }
+    let indent = |s: &str| s.len() - s.trim_start().len();
+    let depth = indent(&last.text);
+    out.iter()
+        .rev()
+        .find(|l| {
+            let t = l.text.trim_start();
+            !t.is_empty() && indent(&l.text) <= depth && !t.starts_with('}')
+        })
+        .is_some_and(|l| is_import(l.text.trim_start()))
 }
 
 /// The lines of a file without markers, unchanged, as cut lines.
@@ -908,6 +962,26 @@ mod tests {
             "a\nb\n```\n<!-- ANCHOR: shown -->\n```\n",
             "a marker in a code block is content"
         );
+    }
+
+    #[test]
+    fn import_groups_stay_apart() {
+        // rustfmt sorts `use` and `mod` items within a group: where a marker
+        // separated two groups, a blank line does.
+        let src = "use b::x;\n%% ANCHOR: stage-01-a\nuse a::{\n    y,\n};\n\
+                   %% ANCHOR_END: stage-01-a\npub mod z;\n%% ANCHOR: stage-02-b\n\
+                   pub(crate) mod c;\n%% ANCHOR_END: stage-02-b\nmod d;\nfn f() {}\n";
+        assert_eq!(
+            cut_rs(src, 2),
+            "use b::x;\n\nuse a::{\n    y,\n};\n\npub mod z;\n\npub(crate) mod c;\n\nmod d;\n\
+             fn f() {}\n"
+        );
+        // A block cut away leaves its neighbours together, as before.
+        assert_eq!(
+            cut_rs(src, 1),
+            "use b::x;\n\nuse a::{\n    y,\n};\n\npub mod z;\nmod d;\nfn f() {}\n"
+        );
+        assert!(is_import("pub(in crate::x) use y;") && !is_import("let used = 1;"));
     }
 
     #[test]

@@ -9,31 +9,17 @@ use arena::book;
 use arena::game::{GameSettings, Limits};
 use arena::runner::{FinishedGame, MatchConfig, MatchState, resolve_limits, run_match};
 use arena::uci_engine::EngineConfig;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
+pub use tempfile::TempDir;
 
-/// A folder under the system temp dir, removed when dropped.
-pub struct TempDir {
-    pub path: PathBuf,
-}
-
-impl TempDir {
-    pub fn new(name: &str) -> Self {
-        let path = std::env::temp_dir().join(format!("arena-test-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&path);
-        std::fs::create_dir_all(&path).expect("can create a temp dir");
-        Self { path }
-    }
-
-    pub fn file(&self, name: &str) -> PathBuf {
-        self.path.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
+/// A fresh folder for one test, removed when dropped (`name` only makes it
+/// easy to recognize while the test runs).
+pub fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("arena-test-{name}-"))
+        .tempdir()
+        .expect("can create a temp dir")
 }
 
 /// The arena binary built for these tests.
@@ -88,7 +74,7 @@ while True:
 
 /// Writes an executable script and returns an engine running it.
 pub fn script_engine(dir: &TempDir, name: &str, body: &str) -> EngineConfig {
-    let path = dir.file(name);
+    let path = dir.path().join(name);
     std::fs::write(&path, body).expect("can write the script");
     make_executable(&path);
     EngineConfig {

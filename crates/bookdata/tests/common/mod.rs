@@ -4,17 +4,19 @@
 
 use std::path::{Path, PathBuf};
 
+use tempfile::TempDir;
+
 /// The repository root.
 pub fn root() -> PathBuf {
     bookdata::default_root()
 }
 
-/// A fresh, empty scratch directory for one test.
-pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bookdata-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch directory");
-    dir
+/// A fresh, empty scratch directory for one test, removed when dropped.
+pub fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("bookdata-{name}-"))
+        .tempdir()
+        .expect("create scratch directory")
 }
 
 /// Copy `relative` (a file or a directory, relative to the repository
