@@ -639,7 +639,7 @@ fn console_commands() {
     }
     engine.quit();
 }
-// ANCHOR_END: stage-01-board--tests
+// ANCHOR_END: stage-01-board--handshake
 
 // ANCHOR: stage-02-eval--tests
 #[test]

@@ -10,6 +10,7 @@
 
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
+// ANCHOR: move-list
 /// The most legal moves any chess position has is 218; a fixed array of that
 /// size never allocates.
 pub const MAX_MOVES: usize = 218;
@@ -20,6 +21,7 @@ pub struct MoveList {
     moves: [Move; MAX_MOVES],
     len: usize,
 }
+// ANCHOR_END: move-list
 
 impl MoveList {
     pub fn new() -> Self {

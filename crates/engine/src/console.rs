@@ -68,7 +68,9 @@ impl Console {
         self.uci.stop_search();
         // ANCHOR_END: stage-03-negamax--end-of-input
         // ANCHOR: stage-01-board--handle
+        // ANCHOR: read-loop-end
     }
+    // ANCHOR_END: read-loop-end
 
     fn out(&self) -> &Output {
         self.uci.out()

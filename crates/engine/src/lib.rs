@@ -27,6 +27,9 @@ pub mod techniques;
 // (stages.rs builds on techniques.rs.)
 pub mod stages;
 // ANCHOR_END: stage-01-board--settings
+// ANCHOR: stage-08-tt
+pub mod tt;
+// ANCHOR_END: stage-08-tt
 // ANCHOR: stage-03-negamax--ordering
 pub mod movepick;
 // ANCHOR_END: stage-03-negamax--ordering

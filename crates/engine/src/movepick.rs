@@ -53,6 +53,10 @@ pub struct MovePicker<'a> {
     /// The captures and promotions with their scores, generated on first use.
     captures: Option<ScoredMoves>,
     // ANCHOR_END: stage-07-mvvlva--picker
+    // ANCHOR: stage-08-tt--picker
+    /// The best move an earlier search found here, from the table.
+    tt_move: Option<Move>,
+    // ANCHOR_END: stage-08-tt--picker
     // ANCHOR: stage-03-negamax--new
 }
 
@@ -78,6 +82,9 @@ impl<'a> MovePicker<'a> {
             captures_first: false,
             captures: None,
             // ANCHOR_END: stage-07-mvvlva--new
+            // ANCHOR: stage-08-tt--new
+            tt_move: None,
+            // ANCHOR_END: stage-08-tt--new
             // ANCHOR: stage-03-negamax--next
         }
     }
@@ -101,6 +108,16 @@ impl Iterator for MovePicker<'_> {
             return Some(mv);
         }
         // ANCHOR_END: stage-06-iterative--next
+        // ANCHOR: stage-08-tt--next
+        if let Some(mv) = self.tt_move.take() {
+            // The table's move can be from another position that shares
+            // the key's bucket only if the keys collide; checking it costs
+            // little and makes an illegal move impossible.
+            if let Some(mv) = self.hand_out_early(mv) {
+                return Some(mv);
+            }
+        }
+        // ANCHOR_END: stage-08-tt--next
         // ANCHOR: stage-07-mvvlva--next
         if let Some(mv) = self.next_capture() {
             return Some(mv);
@@ -314,3 +331,13 @@ impl MovePicker<'_> {
     }
 }
 // ANCHOR_END: stage-07-mvvlva
+// ANCHOR: stage-08-tt
+
+impl MovePicker<'_> {
+    /// Try `mv`, the table's best move for this position, before the
+    /// generated moves.
+    pub fn tt_move(&mut self, mv: Move) {
+        self.tt_move = Some(mv);
+    }
+}
+// ANCHOR_END: stage-08-tt

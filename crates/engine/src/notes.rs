@@ -9,6 +9,7 @@
 use cozy_chess::Move;
 
 // ANCHOR: note-enum
+// ANCHOR: note-variants
 /// Something the search did.
 #[derive(Clone, Copy, Debug)]
 pub enum Note {
@@ -19,6 +20,7 @@ pub enum Note {
     /// The node reached by the last `Move` returned `score`, from the point of
     /// view of the side to move there.
     Exit { score: i32 },
+    // ANCHOR_END: note-variants
     // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-04-alphabeta--note
     /// Move number `move_index` (0 = first) failed high: the remaining
@@ -29,8 +31,16 @@ pub enum Note {
     /// A node of the quiescence search was entered.
     QuiescenceNode { ply: usize },
     // ANCHOR_END: stage-05-quiescence--note
+    // ANCHOR: stage-08-tt--note
+    /// The transposition table knew the current position.
+    TtHit,
+    /// ... and what it knew settled the node without a search.
+    TtCutoff,
+    // ANCHOR_END: stage-08-tt--note
     // ANCHOR: stage-03-negamax--stats
+    // ANCHOR: note-enum-close
 }
+// ANCHOR_END: note-enum-close
 // ANCHOR_END: note-enum
 
 /// Counters fed by notes: `cb2026 search --stats` prints them.
@@ -52,6 +62,12 @@ pub struct Stats {
     /// Quiescence nodes.
     pub qnodes: u64,
     // ANCHOR_END: stage-05-quiescence--stats
+    // ANCHOR: stage-08-tt--stats
+    /// Main-search nodes whose position the table knew.
+    pub tt_hits: u64,
+    /// Nodes the table's entry settled without a search.
+    pub tt_cutoffs: u64,
+    // ANCHOR_END: stage-08-tt--stats
     // ANCHOR: stage-03-negamax--record
 }
 
@@ -62,7 +78,6 @@ impl Stats {
                 self.nodes += 1;
                 self.max_ply = self.max_ply.max(ply);
             }
-            Note::Move { .. } | Note::Exit { .. } => {}
             // ANCHOR_END: stage-03-negamax--record
             // ANCHOR: stage-04-alphabeta--record
             Note::Cutoff { move_index } => {
@@ -76,8 +91,14 @@ impl Stats {
             Note::QuiescenceNode { ply } => {
                 self.qnodes += 1;
                 self.max_ply = self.max_ply.max(ply);
-            } // ANCHOR_END: stage-05-quiescence--record
-              // ANCHOR: stage-03-negamax--display
+            }
+            // ANCHOR_END: stage-05-quiescence--record
+            // ANCHOR: stage-08-tt--record
+            Note::TtHit => self.tt_hits += 1,
+            Note::TtCutoff => self.tt_cutoffs += 1,
+            // ANCHOR_END: stage-08-tt--record
+            // ANCHOR: stage-03-negamax--display
+            Note::Move { .. } | Note::Exit { .. } => {}
         }
     }
 }
@@ -114,6 +135,10 @@ impl std::fmt::Display for Stats {
             None => writeln!(f, "fail-high first move -")?,
         }
         // ANCHOR_END: stage-04-alphabeta--display
+        // ANCHOR: stage-08-tt--display
+        writeln!(f, "table hits           {}", self.tt_hits)?;
+        writeln!(f, "table cutoffs        {}", self.tt_cutoffs)?;
+        // ANCHOR_END: stage-08-tt--display
         // ANCHOR: stage-03-negamax--trace
         write!(f, "max ply              {}", self.max_ply)
     }
@@ -157,11 +182,6 @@ impl TreeTrace {
                 self.enter();
             }
             Note::Move { mv, .. } => self.pending = Some(mv),
-            Note::Exit { score } => {
-                if let Some(index) = self.stack.pop() {
-                    self.nodes[index].score = Some(score);
-                }
-            }
             // ANCHOR_END: stage-03-negamax--tree-trace
             // ANCHOR: stage-04-alphabeta--tree-trace
             Note::Cutoff { .. } => {
@@ -173,8 +193,17 @@ impl TreeTrace {
             // ANCHOR: stage-05-quiescence--tree-trace
             Note::QuiescenceNode { .. } => {
                 self.enter().quiescence = true;
-            } // ANCHOR_END: stage-05-quiescence--tree-trace
-              // ANCHOR: stage-03-negamax--enter
+            }
+            // ANCHOR_END: stage-05-quiescence--tree-trace
+            // ANCHOR: stage-08-tt--tree-trace
+            Note::TtHit | Note::TtCutoff => {}
+            // ANCHOR_END: stage-08-tt--tree-trace
+            // ANCHOR: stage-03-negamax--enter
+            Note::Exit { score } => {
+                if let Some(index) = self.stack.pop() {
+                    self.nodes[index].score = Some(score);
+                }
+            }
         }
     }
 

@@ -39,6 +39,9 @@ const MANIFEST_SOURCES: &[&str] = &[
     // ANCHOR: stage-07-mvvlva--manifest
     include_str!("../../../stages/07-mvvlva.toml"),
     // ANCHOR_END: stage-07-mvvlva--manifest
+    // ANCHOR: stage-08-tt--manifest
+    include_str!("../../../stages/08-tt.toml"),
+    // ANCHOR_END: stage-08-tt--manifest
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

@@ -30,6 +30,10 @@ pub struct Techniques {
     /// Captures first: most valuable victim, least valuable attacker.
     pub mvv_lva: bool,
     // ANCHOR_END: stage-07-mvvlva--techniques
+    // ANCHOR: stage-08-tt--techniques
+    /// Remember positions in the transposition table.
+    pub tt: bool,
+    // ANCHOR_END: stage-08-tt--techniques
 }
 
 /// A technique as the outside world sees it: a console name, a UCI option
@@ -86,6 +90,14 @@ pub const TECHNIQUES: &[Technique] = &[
         switch: |t| &mut t.mvv_lva,
     },
     // ANCHOR_END: stage-07-mvvlva--technique-list
+    // ANCHOR: stage-08-tt--technique-list
+    Technique {
+        field: "tt",
+        name: "tt",
+        uci: "TranspositionTable",
+        switch: |t| &mut t.tt,
+    },
+    // ANCHOR_END: stage-08-tt--technique-list
 ];
 
 /// Find a technique by console name, UCI name or field name (any case).

@@ -27,6 +27,9 @@ use crate::board::position_key;
 use crate::search::{Report, SearchControl, SearchResult, Searcher, is_mate_score, mate_in_moves};
 use crate::time::Limits;
 // ANCHOR_END: stage-03-negamax--imports
+// ANCHOR: stage-08-tt--imports
+use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
+// ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-01-board--output
 
 /// Where the engine's answers go. Shared with the search thread, and every
@@ -81,6 +84,10 @@ pub struct Uci {
     // ANCHOR: stage-06-iterative--state
     move_overhead_ms: u64,
     // ANCHOR_END: stage-06-iterative--state
+    // ANCHOR: stage-08-tt--state
+    /// The `Hash` option, in megabytes.
+    hash_mb: usize,
+    // ANCHOR_END: stage-08-tt--state
     // ANCHOR: stage-01-board--new
 }
 
@@ -105,6 +112,9 @@ impl Uci {
             // ANCHOR: stage-06-iterative--new
             move_overhead_ms: OVERHEAD_DEFAULT_MS,
             // ANCHOR_END: stage-06-iterative--new
+            // ANCHOR: stage-08-tt--new
+            hash_mb: DEFAULT_HASH_MB,
+            // ANCHOR_END: stage-08-tt--new
             // ANCHOR: stage-01-board--accessors
         }
     }
@@ -190,6 +200,11 @@ impl Uci {
         ));
         options.push("Ponder type check default false".to_string());
         // ANCHOR_END: stage-06-iterative--options
+        // ANCHOR: stage-08-tt--options
+        options.push(format!(
+            "Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+        ));
+        // ANCHOR_END: stage-08-tt--options
         // ANCHOR: stage-01-board--options
         options.push(format!(
             "Stage type spin default {0} min 1 max {0}",
@@ -215,6 +230,13 @@ impl Uci {
     fn new_game(&mut self) {
         self.board = Board::default();
         self.history.clear();
+        // ANCHOR_END: stage-01-board--options
+        // ANCHOR: stage-08-tt--new-game
+        if let Some(searcher) = &mut self.searcher {
+            searcher.new_game();
+        }
+        // ANCHOR_END: stage-08-tt--new-game
+        // ANCHOR: stage-01-board--position
     }
 
     /// `position startpos|fen <FEN> [moves <m1> <m2> ...]`. The new position
@@ -231,6 +253,7 @@ impl Uci {
         }
     }
 
+    // ANCHOR: go
     /// `go ...`: every `go` is answered by exactly one `bestmove`, so a
     /// word we cannot use is reported and skipped rather than refused.
     fn go(&mut self, args: &[&str]) {
@@ -243,7 +266,8 @@ impl Uci {
                 .error("go before position: searching the start position");
             self.position_set = true;
         }
-        // ANCHOR_END: stage-01-board--options
+        // ANCHOR_END: go
+        // ANCHOR_END: stage-01-board--position
         // ANCHOR: stage-03-negamax--go
         if self.techniques.negamax {
             return self.start_search(go);
@@ -290,6 +314,12 @@ impl Uci {
                 parse_bool(name, value)?;
             }
             // ANCHOR_END: stage-06-iterative--setoption
+            // ANCHOR: stage-08-tt--setoption
+            "hash" => {
+                let mb = parse_number(name, value, 1, MAX_HASH_MB as u64)? as usize;
+                self.set_hash(mb)?;
+            }
+            // ANCHOR_END: stage-08-tt--setoption
             // ANCHOR: stage-01-board--setoption
             _ if find_technique(name).is_some() => {
                 let on = parse_bool(name, value)?;
@@ -401,13 +431,22 @@ fn format_info(board: &Board, report: &Report) -> String {
         "info depth {} seldepth {} score {score} nodes {} nps {nps} time {}",
         report.depth, report.seldepth, report.nodes, report.elapsed_ms
     );
+    // ANCHOR_END: info-line
+    // ANCHOR_END: stage-03-negamax--spawn
+    // ANCHOR: stage-08-tt--hashfull
+    if let Some(permille) = report.hashfull {
+        line.push_str(&format!(" hashfull {permille}"));
+    }
+    // ANCHOR_END: stage-08-tt--hashfull
+    // ANCHOR: stage-03-negamax--pv
+    // ANCHOR: info-line-pv
     if !report.pv.is_empty() {
         line.push_str(" pv ");
         line.push_str(&line_text(board, &report.pv));
     }
     line
 }
-// ANCHOR_END: info-line
+// ANCHOR_END: info-line-pv
 
 /// Moves in UCI text, separated by spaces.
 fn line_text(board: &Board, moves: &[Move]) -> String {
@@ -425,7 +464,7 @@ fn bestmove_line(board: &Board, result: &SearchResult) -> String {
     let Some(best) = result.best_move else {
         return "bestmove 0000".to_string();
     };
-    // ANCHOR_END: stage-03-negamax--spawn
+    // ANCHOR_END: stage-03-negamax--pv
     // ANCHOR: stage-06-iterative--ponder-move
     // The reply we expect is what the GUI will let us ponder on.
     if let [first, reply, ..] = result.pv[..]
@@ -570,3 +609,20 @@ pub fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
     }
 }
 // ANCHOR_END: stage-01-board--parsing
+// ANCHOR: stage-08-tt
+
+impl Uci {
+    /// `setoption name Hash`: a new table of `mb` megabytes. When the
+    /// memory cannot be had, the old table stays.
+    fn set_hash(&mut self, mb: usize) -> Result<(), String> {
+        if let Some(searcher) = &mut self.searcher {
+            let kept = searcher.hash_mb();
+            searcher
+                .set_hash_mb(mb)
+                .map_err(|e| format!("{e}; keeping {kept} MB"))?;
+        }
+        self.hash_mb = mb;
+        Ok(())
+    }
+}
+// ANCHOR_END: stage-08-tt

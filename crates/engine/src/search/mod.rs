@@ -18,10 +18,15 @@ use crate::notes::{Note, Stats, TreeTrace};
 use crate::params::Params;
 use crate::techniques::Techniques;
 use crate::time::{Limits, MAX_DEPTH};
+// ANCHOR_END: stage-03-negamax
+// ANCHOR: stage-08-tt--imports
+use crate::tt::TranspositionTable;
+// ANCHOR_END: stage-08-tt--imports
+// ANCHOR: stage-03-negamax--modules
 
 mod draws;
 mod negamax;
-// ANCHOR_END: stage-03-negamax
+// ANCHOR_END: stage-03-negamax--modules
 // ANCHOR: stage-05-quiescence--module
 mod quiescence;
 // ANCHOR_END: stage-05-quiescence--module
@@ -81,6 +86,13 @@ pub struct Report {
     pub nodes: u64,
     pub elapsed_ms: u64,
     pub pv: Vec<Move>,
+    // ANCHOR_END: stage-03-negamax--result
+    // ANCHOR: stage-08-tt--report
+    /// How full the transposition table is, in permille (`None` when the
+    /// table is off).
+    pub hashfull: Option<u32>,
+    // ANCHOR_END: stage-08-tt--report
+    // ANCHOR: stage-03-negamax--control
 }
 
 /// Shared between the search thread and whoever controls it (the UCI loop).
@@ -88,7 +100,7 @@ pub struct Report {
 pub struct SearchControl {
     /// Set by `stop` or `quit`: abort as soon as possible.
     pub stop: AtomicBool,
-    // ANCHOR_END: stage-03-negamax--result
+    // ANCHOR_END: stage-03-negamax--control
     // ANCHOR: stage-06-iterative--control
     /// `go ponder`: the clock is not running yet, ignore the time budget until
     /// `ponderhit` clears this.
@@ -139,13 +151,17 @@ pub struct Searcher {
     /// Best root move of the iteration in progress, kept in case it is
     /// interrupted.
     root_best: Option<(Move, i32)>,
-    // ANCHOR_END: stage-03-negamax--searcher
+    // ANCHOR_END: stage-03-negamax--searcher-struct
     // ANCHOR: stage-06-iterative--searcher
     /// The previous iteration's principal variation, searched first.
     prev_pv: Vec<Move>,
     /// Are we still on the previous PV (every move so far was its move)?
     following_pv: bool,
     // ANCHOR_END: stage-06-iterative--searcher
+    // ANCHOR: stage-08-tt--searcher
+    /// What earlier searches learned, kept from move to move.
+    tt: TranspositionTable,
+    // ANCHOR_END: stage-08-tt--searcher
     // ANCHOR: stage-03-negamax--setup
 }
 
@@ -171,6 +187,9 @@ impl Searcher {
             prev_pv: Vec::new(),
             following_pv: false,
             // ANCHOR_END: stage-06-iterative--setup
+            // ANCHOR: stage-08-tt--setup
+            tt: TranspositionTable::default(),
+            // ANCHOR_END: stage-08-tt--setup
             // ANCHOR: stage-03-negamax--methods
         }
     }
@@ -211,6 +230,11 @@ impl Searcher {
         self.keys.extend_from_slice(history);
         self.root_index = self.keys.len();
         self.keys.push(position_key(root));
+        // ANCHOR_END: stage-03-negamax--methods
+        // ANCHOR: stage-08-tt--prepare
+        self.tt.new_search();
+        // ANCHOR_END: stage-08-tt--prepare
+        // ANCHOR: stage-03-negamax--push
     }
 
     // ANCHOR: push-move
@@ -224,14 +248,16 @@ impl Searcher {
     fn pop_move(&mut self) {
         self.keys.pop();
         // ANCHOR_END: push-move
-        // ANCHOR_END: stage-03-negamax--methods
+        // ANCHOR_END: stage-03-negamax--push
         // ANCHOR: stage-06-iterative--pop
         // Whichever subtree just finished, the previous iteration's PV is
         // behind us now: only the first move at each PV node follows it.
         self.following_pv = false;
         // ANCHOR_END: stage-06-iterative--pop
         // ANCHOR: stage-03-negamax--eval
+        // ANCHOR: pop-move-end
     }
+    // ANCHOR_END: pop-move-end
 
     /// Static evaluation of the node at `ply`, for the side to move.
     fn static_eval(&self, pos: &Board, ply: usize) -> i32 {
@@ -305,6 +331,7 @@ impl Searcher {
         self.finish(root, result)
     }
 
+    // ANCHOR: search-depth
     /// One complete search of the root to `depth`; `None` if it was stopped
     /// before finishing.
     fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
@@ -322,6 +349,7 @@ impl Searcher {
             pv,
         })
     }
+    // ANCHOR_END: search-depth
 
     // ANCHOR: finish
     /// Make sure the result names a legal move whenever one exists, even if
@@ -365,10 +393,15 @@ impl Searcher {
             nodes: self.nodes,
             elapsed_ms: self.start.elapsed().as_millis() as u64,
             pv: result.pv.clone(),
+            // ANCHOR_END: stage-03-negamax--search-end
+            // ANCHOR: stage-08-tt--hashfull
+            hashfull: self.techniques.tt.then(|| self.tt.hashfull()),
+            // ANCHOR_END: stage-08-tt--hashfull
+            // ANCHOR: stage-03-negamax--report-end
         }
     }
 }
-// ANCHOR_END: stage-03-negamax--search-end
+// ANCHOR_END: stage-03-negamax--report-end
 // ANCHOR: stage-06-iterative
 
 // ANCHOR: clock-interval
@@ -452,3 +485,29 @@ impl Searcher {
     // ANCHOR_END: iteration-limit
 }
 // ANCHOR_END: stage-06-iterative
+// ANCHOR: stage-08-tt
+
+impl Searcher {
+    /// Give the transposition table `mb` megabytes. If the memory cannot be
+    /// had, the old table stays and the error says so.
+    pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
+        self.tt = TranspositionTable::new(mb)?;
+        Ok(())
+    }
+
+    /// The table's size in megabytes.
+    pub fn hash_mb(&self) -> usize {
+        self.tt.size_mb()
+    }
+
+    /// Forget everything learned from earlier games (`ucinewgame`).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// How the table replaces entries (for the chapter's measurement).
+    pub fn set_tt_replace(&mut self, replace: crate::tt::Replace) {
+        self.tt.replace = replace;
+    }
+}
+// ANCHOR_END: stage-08-tt

@@ -3,10 +3,15 @@
 
 use cozy_chess::{Board, Move};
 
-use super::{INF, MAX_PLY, Searcher};
+use super::{INF, MATE, MAX_PLY, Searcher};
 use crate::board::make_move;
 use crate::movepick::MovePicker;
 use crate::notes::Note;
+// ANCHOR_END: stage-03-negamax
+// ANCHOR: stage-08-tt--imports
+use crate::tt::{Bound, Entry, score_from_table, score_to_table};
+// ANCHOR_END: stage-08-tt--imports
+// ANCHOR: stage-03-negamax--impl
 
 impl Searcher {
     // ANCHOR: negamax-signature
@@ -29,7 +34,7 @@ impl Searcher {
         pv: &mut Vec<Move>,
     ) -> i32 {
         // ANCHOR_END: negamax-signature
-        // ANCHOR_END: stage-03-negamax
+        // ANCHOR_END: stage-03-negamax--impl
         // ANCHOR: stage-05-quiescence--horizon
         if depth <= 0 && self.techniques.quiescence {
             pv.clear();
@@ -52,12 +57,30 @@ impl Searcher {
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return self.leaf_score(pos, ply);
         }
+        // ANCHOR_END: stage-03-negamax--node
+        // ANCHOR: stage-08-tt--probe
+        let key = self.key();
+        let alpha_start = alpha;
+        let mut tt_move = None;
+        let mut best_move = None;
+        if self.techniques.tt
+            && let Some(entry) = self.tt.probe(key)
+        {
+            self.note(Note::TtHit);
+            if let Some(score) = self.tt_cutoff(&entry, depth, ply, alpha, beta) {
+                self.note(Note::TtCutoff);
+                return score;
+            }
+            tt_move = entry.mv;
+        }
+        // ANCHOR_END: stage-08-tt--probe
+        // ANCHOR: stage-03-negamax--picker
 
         let mut picker = MovePicker::new(pos);
         if ply == 0 {
             picker.only(&self.limits.searchmoves);
         }
-        // ANCHOR_END: stage-03-negamax--node
+        // ANCHOR_END: stage-03-negamax--picker
         // ANCHOR: stage-06-iterative--pv-first
         if self.techniques.iterative_deepening
             && let Some(mv) = self.pv_move(pos, ply)
@@ -65,6 +88,11 @@ impl Searcher {
             picker.pv_move(mv);
         }
         // ANCHOR_END: stage-06-iterative--pv-first
+        // ANCHOR: stage-08-tt--move
+        if let Some(mv) = tt_move {
+            picker.tt_move(mv);
+        }
+        // ANCHOR_END: stage-08-tt--move
         // ANCHOR: stage-07-mvvlva--order
         if self.techniques.mvv_lva {
             picker.mvv_lva();
@@ -87,6 +115,9 @@ impl Searcher {
             }
             if score > best {
                 best = score;
+                // ANCHOR: stage-08-tt--best-move
+                best_move = Some(mv);
+                // ANCHOR_END: stage-08-tt--best-move
                 if ply == 0 {
                     self.root_best = Some((mv, score));
                 }
@@ -113,6 +144,20 @@ impl Searcher {
         if move_count == 0 {
             return Self::no_moves_score(pos, ply);
         }
+        // ANCHOR_END: stage-03-negamax--end
+        // ANCHOR: stage-08-tt--store
+        if self.techniques.tt {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > alpha_start {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.store(key, best_move, best, depth, ply, bound);
+        }
+        // ANCHOR_END: stage-08-tt--store
+        // ANCHOR: stage-03-negamax--return
         best
     }
 
@@ -122,4 +167,61 @@ impl Searcher {
         picker.next()
     }
 }
-// ANCHOR_END: stage-03-negamax--end
+// ANCHOR_END: stage-03-negamax--return
+// ANCHOR: stage-08-tt
+
+/// Scores this close to `MATE` are mates, stored relative to the position.
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
+
+impl Searcher {
+    /// The key of the position at the end of the current path.
+    fn key(&self) -> u64 {
+        self.keys[self.keys.len() - 1]
+    }
+
+    // ANCHOR: tt-cutoff
+    /// The score a table entry lets this node return without searching,
+    /// if it does: the entry must come from a search at least as deep, and
+    /// its bound must settle the question the window asks. Never at the
+    /// root, which must name a move.
+    fn tt_cutoff(
+        &self,
+        entry: &Entry,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
+        if ply == 0 || entry.depth < depth {
+            return None;
+        }
+        let score = score_from_table(entry.score, ply, MATE_BOUND);
+        let settled = match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        settled.then_some(score)
+    }
+    // ANCHOR_END: tt-cutoff
+
+    /// Remember what this node found.
+    fn store(
+        &mut self,
+        key: u64,
+        mv: Option<Move>,
+        score: i32,
+        depth: i32,
+        ply: usize,
+        bound: Bound,
+    ) {
+        let entry = Entry {
+            mv,
+            score: score_to_table(score, ply, MATE_BOUND),
+            depth,
+            bound,
+        };
+        self.tt.store(key, entry);
+    }
+}
+// ANCHOR_END: stage-08-tt

@@ -1,0 +1,307 @@
+// ANCHOR: stage-08-tt
+//! The transposition table: what the search has learned about the
+//! positions it has seen, kept in a fixed-size hash table.
+//!
+//! The same position is reached by many move orders (1.e4 e5 2.Nf3 and
+//! 1.Nf3 e5 2.e4), and iterative deepening searches every position again
+//! one ply deeper. The table remembers, for each position, the best move
+//! found and the score with its depth and bound, so that a second visit
+//! can try the best move first or, when the old result is deep enough,
+//! not search at all.
+
+use cozy_chess::{Move, Piece, Square};
+
+/// How the stored score relates to the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is exact: it was inside the window.
+    Exact,
+    /// The true score is at least this (the node failed high).
+    Lower,
+    /// The true score is at most this (every move failed low).
+    Upper,
+}
+
+/// What the table remembers about one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub mv: Option<Move>,
+    /// Score from the side to move's point of view, mate scores counted
+    /// from this position (see [`score_to_table`]).
+    pub score: i32,
+    /// Depth of the search that produced the score.
+    pub depth: i32,
+    pub bound: Bound,
+}
+
+// ANCHOR: bucket
+/// One slot: the position's full 64-bit key, to tell positions that share a
+/// bucket apart, and the entry packed into 64 bits:
+///
+/// ```text
+/// bits  0-15  move        from (6) | to (6) | promotion (3), 0 = none
+/// bits 16-31  score       i16
+/// bits 32-39  depth       0-255
+/// bits 40-41  bound       1 exact, 2 lower, 3 upper (0: empty slot)
+/// bits 42-47  age         the search that wrote it, modulo 64
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Slot {
+    key: u64,
+    data: u64,
+}
+
+/// Four slots, 64 bytes: one cache line, so a probe costs one memory
+/// access however many slots it reads.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+const SLOTS: usize = 4;
+// ANCHOR_END: bucket
+
+/// The size of the table when the GUI sets none (UCI option `Hash`).
+pub const DEFAULT_HASH_MB: usize = 16;
+/// The largest table `Hash` accepts.
+pub const MAX_HASH_MB: usize = 65536;
+
+/// The transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    /// Which search this is, modulo 64: entries of older searches are the
+    /// first to be replaced.
+    age: u8,
+    /// How to choose the slot a new entry takes (see [`Replace`]).
+    pub replace: Replace,
+}
+
+/// Which slot of its bucket a new entry takes when none is empty and none
+/// holds the same position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Replace {
+    /// The slot with the shallowest entry, entries of older searches
+    /// counting as shallower: deep results cost the most to find again.
+    #[default]
+    DepthPreferred,
+    /// Each position has one slot of the bucket, chosen by its key, and a
+    /// new entry always takes it: the newest result is the most relevant.
+    Always,
+}
+
+impl Default for TranspositionTable {
+    fn default() -> Self {
+        TranspositionTable::new(DEFAULT_HASH_MB).unwrap_or_else(|_| TranspositionTable::tiny())
+    }
+}
+
+impl TranspositionTable {
+    /// A table of `mb` megabytes (2^20 bytes), or an error if the memory
+    /// cannot be had: the caller keeps its old table then.
+    pub fn new(mb: usize) -> Result<Self, String> {
+        let count = (mb.clamp(1, MAX_HASH_MB) << 20) / std::mem::size_of::<Bucket>();
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| format!("cannot allocate {mb} MB for the transposition table"))?;
+        buckets.resize(count, Bucket::default());
+        Ok(TranspositionTable {
+            buckets,
+            age: 0,
+            replace: Replace::default(),
+        })
+    }
+
+    /// A one-bucket table, the fallback when not even the default fits.
+    fn tiny() -> Self {
+        TranspositionTable {
+            buckets: vec![Bucket::default()],
+            age: 0,
+            replace: Replace::default(),
+        }
+    }
+
+    /// Size in megabytes.
+    pub fn size_mb(&self) -> usize {
+        (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
+    }
+
+    /// Forget everything (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.buckets.fill(Bucket::default());
+        self.age = 0;
+    }
+
+    /// A new search begins: what earlier searches stored ages by one.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) % 64;
+    }
+
+    // ANCHOR: index
+    /// The bucket of `key`: the high bits of `key * buckets`, which spreads
+    /// keys evenly over any number of buckets without a division.
+    fn bucket(&self, key: u64) -> usize {
+        ((key as u128 * self.buckets.len() as u128) >> 64) as usize
+    }
+    // ANCHOR_END: index
+
+    // ANCHOR: probe
+    /// What the table knows about the position with `key`, if anything.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        let bucket = &self.buckets[self.bucket(key)];
+        let slot = bucket
+            .slots
+            .iter()
+            .find(|slot| slot.key == key && bound_bits(slot.data) != 0)?;
+        Some(unpack(slot.data))
+    }
+    // ANCHOR_END: probe
+
+    // ANCHOR: store
+    /// Remember `entry` for the position with `key`.
+    pub fn store(&mut self, key: u64, entry: Entry) {
+        let age = self.age;
+        let replace = self.replace;
+        let index = self.bucket(key);
+        let slots = &mut self.buckets[index].slots;
+        let target = match slots.iter().position(|slot| slot.key == key) {
+            Some(same) => same,
+            None => match replace {
+                Replace::DepthPreferred => (0..SLOTS)
+                    .min_by_key(|&i| worth_keeping(slots[i].data, age))
+                    .unwrap_or(0),
+                Replace::Always => (key >> 62) as usize % SLOTS,
+            },
+        };
+        // A result without a move keeps the move an earlier visit found.
+        let mut entry = entry;
+        if entry.mv.is_none() && slots[target].key == key {
+            entry.mv = unpack(slots[target].data).mv;
+        }
+        slots[target] = Slot {
+            key,
+            data: pack(entry, age),
+        };
+    }
+    // ANCHOR_END: store
+
+    /// Permille of the first thousand slots in use by this search (UCI
+    /// `hashfull`): a sample, so that it costs nothing to report.
+    pub fn hashfull(&self) -> u32 {
+        let used = self
+            .buckets
+            .iter()
+            .flat_map(|bucket| bucket.slots.iter())
+            .take(1000)
+            .filter(|slot| bound_bits(slot.data) != 0 && age_bits(slot.data) == self.age)
+            .count();
+        let sampled = (self.buckets.len() * SLOTS).min(1000);
+        (used * 1000 / sampled.max(1)) as u32
+    }
+}
+
+/// How much a slot is worth keeping: empty slots are worth nothing, then
+/// entries from older searches, then shallow ones.
+fn worth_keeping(data: u64, age: u8) -> i32 {
+    if bound_bits(data) == 0 {
+        return i32::MIN;
+    }
+    let searches_ago = (age as i32 - age_bits(data) as i32).rem_euclid(64);
+    depth_bits(data) as i32 - 8 * searches_ago
+}
+
+// ANCHOR: mate-scores
+/// Mate scores count plies from the root ("mate in 5 from here" is
+/// `MATE - 5 - ply`); in the table they must count from the position
+/// itself, because the same position can be reached at another ply.
+pub fn score_to_table(score: i32, ply: usize, mate_bound: i32) -> i32 {
+    if score >= mate_bound {
+        score + ply as i32
+    } else if score <= -mate_bound {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_table`], at the ply where it is read.
+pub fn score_from_table(score: i32, ply: usize, mate_bound: i32) -> i32 {
+    if score >= mate_bound {
+        score - ply as i32
+    } else if score <= -mate_bound {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+// ANCHOR_END: mate-scores
+
+fn pack(entry: Entry, age: u8) -> u64 {
+    let bound = match entry.bound {
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    pack_move(entry.mv) as u64
+        | ((entry.score as i16 as u16 as u64) << 16)
+        | ((entry.depth.clamp(0, 255) as u64) << 32)
+        | (bound << 40)
+        | (((age % 64) as u64) << 42)
+}
+
+fn unpack(data: u64) -> Entry {
+    let bound = match bound_bits(data) {
+        1 => Bound::Exact,
+        2 => Bound::Lower,
+        _ => Bound::Upper,
+    };
+    Entry {
+        mv: unpack_move(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        depth: depth_bits(data) as i32,
+        bound,
+    }
+}
+
+fn bound_bits(data: u64) -> u64 {
+    (data >> 40) & 3
+}
+
+fn depth_bits(data: u64) -> u64 {
+    (data >> 32) & 0xff
+}
+
+fn age_bits(data: u64) -> u8 {
+    ((data >> 42) & 63) as u8
+}
+
+const PROMOTIONS: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];
+
+fn pack_move(mv: Option<Move>) -> u16 {
+    let Some(mv) = mv else {
+        return 0;
+    };
+    let promotion = mv
+        .promotion
+        .and_then(|p| PROMOTIONS.iter().position(|&q| q == p))
+        .map_or(0, |i| i as u16 + 1);
+    // A move from a1 to a1 is impossible, so 0 can stand for "no move".
+    mv.from as u16 | (mv.to as u16) << 6 | promotion << 12
+}
+
+fn unpack_move(bits: u16) -> Option<Move> {
+    if bits == 0 {
+        return None;
+    }
+    let promotion = match (bits >> 12) & 7 {
+        0 => None,
+        i => PROMOTIONS.get(i as usize - 1).copied(),
+    };
+    Some(Move {
+        from: Square::index((bits & 63) as usize),
+        to: Square::index(((bits >> 6) & 63) as usize),
+        promotion,
+    })
+}
+// ANCHOR_END: stage-08-tt
