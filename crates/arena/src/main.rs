@@ -44,7 +44,7 @@ enum Command {
 
 #[derive(Args)]
 #[command(
-    after_help = "Example:\n  arena record --json target/sprt/stage-05.json --manifest stages/05-quiescence.toml"
+    after_help = "Example:\n  arena record --json target/sprt/stage-NN.json --manifest stages/NN-slug.toml"
 )]
 struct RecordArgs {
     /// The summary written by `arena match --json`.

@@ -1,7 +1,7 @@
 //! The chapters' words about the numbers, checked against the numbers.
 //!
 //! A chapter can't include a generated sentence for everything it says:
-//! "quiescence costs nodes", "iterative deepening saves them". If a change
+//! "this technique costs nodes", "that one saves them". If a change
 //! to the engine turns such a statement false, the tables still regenerate
 //! happily and the prose around them quietly becomes wrong. So each
 //! qualitative claim a chapter makes about its numbers is listed here, and

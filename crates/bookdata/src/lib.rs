@@ -9,7 +9,7 @@
 //! check ([`meta::includes::check_book`]) after `mdbook build`.
 //!
 //! Generated file names start with the tag of the stage they belong to
-//! (`stage-04-alphabeta-worth.md`): the snapshot of stage N keeps only the
+//! (`stage-NN-slug-worth.md`): the snapshot of stage N keeps only the
 //! files of stages up to N, so a chapter includes only files of its own or
 //! earlier stages.
 

@@ -273,7 +273,7 @@ mod tests {
 
     fn manifest(sprt: Option<MatchRecord>, reliability: Option<MatchRecord>) -> Manifest {
         let mut m = meta::manifest::parse(
-            "id = 4\nslug = \"alphabeta\"\ntag = \"stage-04-alphabeta\"\ntitle = \"A\"\n\
+            "id = 4\nslug = \"fixture\"\ntag = \"stage-04-fixture\"\ntitle = \"A\"\n\
              chapter = \"ch04.md\"\n[bench]\ndepth = 5\n",
         )
         .expect("parses");
@@ -291,13 +291,13 @@ mod tests {
         assert_eq!(
             names,
             [
-                "stage-04-alphabeta-reliability.md",
-                "stage-04-alphabeta-sprt.md"
+                "stage-04-fixture-reliability.md",
+                "stage-04-fixture-sprt.md"
             ]
         );
-        let sprt = &files["stage-04-alphabeta-sprt.md"];
+        let sprt = &files["stage-04-fixture-sprt.md"];
         for expected in [
-            "from [sprt] in stages/04-alphabeta.toml",
+            "from [sprt] in stages/04-fixture.toml",
             "| stage4 (Stage=4), depth 5 | 12.3 ms | 100 ms |",
             "| Games | 20: 12 wins, 4 draws, 4 losses for stage4 |",
             "| Game pairs scoring 0, ½, 1, 1½, 2 points | 0, 1, 4, 3, 2 |",
@@ -311,7 +311,7 @@ mod tests {
         ] {
             assert!(sprt.contains(expected), "{expected:?} in\n{sprt}");
         }
-        let reliability = &files["stage-04-alphabeta-reliability.md"];
+        let reliability = &files["stage-04-fixture-reliability.md"];
         assert!(reliability.contains("| Crashes | 2 |"), "{reliability}");
         assert!(
             reliability.contains("| Engine built from | `0123456789ab` |"),

@@ -310,7 +310,7 @@ fn later_names(snap: &snapshot::Snapshot, stage: u32, stages: &[Stage]) -> Vec<D
 /// The lowercase parts of an identifier: split at `_`, between a lowercase
 /// letter or digit and an uppercase letter, between letters and digits, and
 /// before the last capital of a run followed by a lowercase letter
-/// (`QNode` -> q, node; `HTTPServer` -> http, server; `stage5` -> stage, 5).
+/// (`XNode` -> x, node; `HTTPServer` -> http, server; `stage5` -> stage, 5).
 pub fn identifier_parts(ident: &str) -> Vec<String> {
     let chars: Vec<char> = ident.chars().collect();
     let mut parts: Vec<String> = Vec::new();
@@ -340,9 +340,9 @@ pub fn identifier_parts(ident: &str) -> Vec<String> {
 }
 
 /// Whether `line` uses `word`: case-insensitively as a whole word, or as
-/// snake_case or camelCase parts of an identifier (`quiescence` is in
-/// `quiescence_nodes` and `QuiescenceNode`; `QNode` in `QNodeCount` and
-/// `qnode_count`).
+/// snake_case or camelCase parts of an identifier (`widget` is in
+/// `widget_nodes` and `WidgetNode`; `XNode` in `XNodeCount` and
+/// `xnode_count`).
 pub fn mentions(line: &str, word: &str) -> bool {
     let want = identifier_parts(word);
     let whole = word.to_lowercase();

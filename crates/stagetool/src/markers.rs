@@ -874,10 +874,7 @@ mod tests {
             num,
             tag: tag.to_string(),
         };
-        assert_eq!(
-            classify("stage-04-alphabeta"),
-            stage(4, "stage-04-alphabeta")
-        );
+        assert_eq!(classify("stage-04-four"), stage(4, "stage-04-four"));
         assert_eq!(
             classify("stage-12-null-move--params-2"),
             stage(12, "stage-12-null-move")

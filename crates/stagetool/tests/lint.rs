@@ -290,20 +290,17 @@ fn later_stage_names_in_an_earlier_snapshot() {
 #[test]
 fn identifier_parts_and_mentions() {
     use stagetool::lint::{identifier_parts, mentions};
-    assert_eq!(identifier_parts("QNode"), ["q", "node"]);
-    assert_eq!(
-        identifier_parts("quiescence_nodes"),
-        ["quiescence", "nodes"]
-    );
+    assert_eq!(identifier_parts("XNode"), ["x", "node"]);
+    assert_eq!(identifier_parts("widget_nodes"), ["widget", "nodes"]);
     assert_eq!(identifier_parts("HTTPServer2"), ["http", "server", "2"]);
     assert_eq!(identifier_parts("stage5"), ["stage", "5"]);
-    assert!(mentions("let n = self.quiescence_nodes;", "quiescence"));
-    assert!(mentions("struct QuiescenceNode;", "quiescence"));
-    assert!(mentions("// Quiescence search", "quiescence"));
-    assert!(mentions("let qnode_count = 0;", "QNode"));
-    assert!(mentions("fn count_qnodes()", "qnodes"));
-    assert!(!mentions("let quiescent = 1;", "quiescence"));
-    assert!(!mentions("let quiet = 1;", "QNode"));
+    assert!(mentions("let n = self.widget_nodes;", "widget"));
+    assert!(mentions("struct WidgetNode;", "widget"));
+    assert!(mentions("// Widget search", "widget"));
+    assert!(mentions("let xnode_count = 0;", "XNode"));
+    assert!(mentions("fn count_xnodes()", "xnodes"));
+    assert!(!mentions("let widgets = 1;", "widget"));
+    assert!(!mentions("let xylophone = 1;", "XNode"));
 }
 
 #[test]
