@@ -279,3 +279,14 @@ pub fn quiet_moves(board: &Board) -> MoveList {
     list
 }
 // ANCHOR_END: stage-07-mvvlva
+// ANCHOR: stage-09-killers
+
+/// Is `mv` a quiet move in `board`: no capture (en passant included) and
+/// no promotion?
+pub fn is_quiet(board: &Board, mv: Move) -> bool {
+    let captures = board.color_on(mv.to) == Some(!board.side_to_move());
+    let pawn = board.piece_on(mv.from) == Some(Piece::Pawn);
+    let en_passant = pawn && mv.from.file() != mv.to.file();
+    !captures && !en_passant && mv.promotion.is_none()
+}
+// ANCHOR_END: stage-09-killers

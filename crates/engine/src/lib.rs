@@ -30,6 +30,9 @@ pub mod stages;
 // ANCHOR: stage-08-tt
 pub mod tt;
 // ANCHOR_END: stage-08-tt
+// ANCHOR: stage-09-killers
+pub mod history;
+// ANCHOR_END: stage-09-killers
 // ANCHOR: stage-03-negamax--ordering
 pub mod movepick;
 // ANCHOR_END: stage-03-negamax--ordering

@@ -22,6 +22,9 @@ use cozy_chess::Piece;
 
 use crate::board::{MAX_MOVES, quiet_moves};
 // ANCHOR_END: stage-07-mvvlva--imports
+// ANCHOR: stage-09-killers--imports
+use crate::board::is_quiet;
+// ANCHOR_END: stage-09-killers--imports
 // ANCHOR: stage-03-negamax--picker
 
 /// Hands out the legal moves of one position, each exactly once.
@@ -57,6 +60,16 @@ pub struct MovePicker<'a> {
     /// The best move an earlier search found here, from the table.
     tt_move: Option<Move>,
     // ANCHOR_END: stage-08-tt--picker
+    // ANCHOR: stage-09-killers--picker
+    /// This ply's killer moves, tried after the captures.
+    killers: [Option<Move>; 2],
+    // ANCHOR_END: stage-09-killers--picker
+    // ANCHOR: stage-10-history--picker
+    /// `next` stops before the remaining moves: `next_by` scores them.
+    hold_back_rest: bool,
+    /// The remaining moves, scored, once `next_by` has generated them.
+    scored_rest: Option<ScoredMoves>,
+    // ANCHOR_END: stage-10-history--picker
     // ANCHOR: stage-03-negamax--new
 }
 
@@ -85,6 +98,13 @@ impl<'a> MovePicker<'a> {
             // ANCHOR: stage-08-tt--new
             tt_move: None,
             // ANCHOR_END: stage-08-tt--new
+            // ANCHOR: stage-09-killers--new
+            killers: [None; 2],
+            // ANCHOR_END: stage-09-killers--new
+            // ANCHOR: stage-10-history--new
+            hold_back_rest: false,
+            scored_rest: None,
+            // ANCHOR_END: stage-10-history--new
             // ANCHOR: stage-03-negamax--next
         }
     }
@@ -98,7 +118,6 @@ impl<'a> MovePicker<'a> {
 impl Iterator for MovePicker<'_> {
     type Item = Move;
 
-    // ANCHOR: next
     /// The next move to search, or `None` when every move has been handed
     /// out.
     fn next(&mut self) -> Option<Move> {
@@ -123,19 +142,30 @@ impl Iterator for MovePicker<'_> {
             return Some(mv);
         }
         // ANCHOR_END: stage-07-mvvlva--next
+        // ANCHOR: stage-09-killers--next
+        if let Some(mv) = self.next_killer() {
+            return Some(mv);
+        }
+        // ANCHOR_END: stage-09-killers--next
         // ANCHOR: stage-03-negamax--generated
         self.next_generated()
     }
-    // ANCHOR_END: next
 }
 
 impl MovePicker<'_> {
     /// The generated moves, in order, skipping those not wanted.
     fn next_generated(&mut self) -> Option<Move> {
+        // ANCHOR_END: stage-03-negamax--generated
+        // ANCHOR: stage-10-history--hold-back
+        if self.hold_back_rest {
+            return None;
+        }
+        // ANCHOR_END: stage-10-history--hold-back
+        // ANCHOR: stage-03-negamax--generate
         if !self.generated {
             self.moves = self.generate();
             self.generated = true;
-            // ANCHOR_END: stage-03-negamax--generated
+            // ANCHOR_END: stage-03-negamax--generate
             // ANCHOR: stage-05-quiescence--sort
             if self.victims_first {
                 most_valuable_victim_first(self.pos, &mut self.moves);
@@ -341,3 +371,54 @@ impl MovePicker<'_> {
     }
 }
 // ANCHOR_END: stage-08-tt
+// ANCHOR: stage-09-killers
+
+impl MovePicker<'_> {
+    /// Try `killers`, this ply's killer moves, after the captures.
+    pub fn killers(&mut self, killers: [Option<Move>; 2]) {
+        self.killers = killers;
+    }
+
+    /// The next killer that is a legal quiet move here. A killer comes from
+    /// another position at the same ply: there it was quiet and legal, here
+    /// it may be neither.
+    fn next_killer(&mut self) -> Option<Move> {
+        for slot in 0..self.killers.len() {
+            let Some(mv) = self.killers[slot].take() else {
+                continue;
+            };
+            if is_quiet(self.pos, mv)
+                && let Some(mv) = self.hand_out_early(mv)
+            {
+                return Some(mv);
+            }
+        }
+        None
+    }
+}
+// ANCHOR_END: stage-09-killers
+// ANCHOR: stage-10-history
+
+impl MovePicker<'_> {
+    // ANCHOR: next-by
+    /// Like `next`, but the moves left after the earlier stages (the quiet
+    /// moves, once captures and killers have gone) come best `score` first.
+    pub fn next_by(&mut self, score: impl Fn(&Board, Move) -> i32) -> Option<Move> {
+        if self.scored_rest.is_none() {
+            self.hold_back_rest = true;
+            if let Some(mv) = self.next() {
+                return Some(mv);
+            }
+            let pos = self.pos;
+            self.scored_rest = Some(ScoredMoves::new(self.generate(), |mv| score(pos, mv)));
+        }
+        loop {
+            let mv = self.scored_rest.as_mut()?.select_best()?;
+            if self.wanted(mv) {
+                return Some(mv);
+            }
+        }
+    }
+    // ANCHOR_END: next-by
+}
+// ANCHOR_END: stage-10-history

@@ -12,13 +12,42 @@
 
 /// The search's tunable numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {}
+pub struct Params {
+    // One field per number, added by the chapter that needs it.
+    // ANCHOR_END: stage-01-board
+    // ANCHOR: stage-10-history--fields
+    /// History entries approach this bound and never pass it.
+    pub history_max: i32,
+    /// A cutoff at depth d is worth `history_bonus_scale * d * d`...
+    pub history_bonus_scale: i32,
+    /// ... but never more than this.
+    pub history_bonus_cap: i32,
+    /// The quiet moves tried before the cutoff lose this percentage of
+    /// the bonus (0: no malus).
+    pub history_malus_percent: i32,
+    /// 1: index history by moving piece and to-square; 0: by from- and
+    /// to-square.
+    pub history_by_piece: i32,
+    // ANCHOR_END: stage-10-history--fields
+    // ANCHOR: stage-01-board--default
+}
 
 // Not derived: the numbers later chapters add have non-zero defaults.
 #[allow(clippy::derivable_impls)]
 impl Default for Params {
     fn default() -> Self {
-        Params {}
+        Params {
+            // The defaults, one per field.
+            // ANCHOR_END: stage-01-board--default
+            // ANCHOR: stage-10-history--defaults
+            history_max: 16384,
+            history_bonus_scale: 32,
+            history_bonus_cap: 2048,
+            history_malus_percent: 100,
+            history_by_piece: 0,
+            // ANCHOR_END: stage-10-history--defaults
+            // ANCHOR: stage-01-board--param
+        }
     }
 }
 
@@ -35,7 +64,48 @@ pub struct Param {
 }
 
 /// Every tunable parameter, in the order the book introduces them.
-pub const PARAMS: &[Param] = &[];
+pub const PARAMS: &[Param] = &[
+    // One entry per field of `Params`.
+    // ANCHOR_END: stage-01-board--param
+    // ANCHOR: stage-10-history--list
+    Param {
+        name: "history_max",
+        uci: "HistoryMax",
+        min: 256,
+        max: 32767,
+        value: |p| &mut p.history_max,
+    },
+    Param {
+        name: "history_bonus_scale",
+        uci: "HistoryBonusScale",
+        min: 0,
+        max: 1024,
+        value: |p| &mut p.history_bonus_scale,
+    },
+    Param {
+        name: "history_bonus_cap",
+        uci: "HistoryBonusCap",
+        min: 0,
+        max: 32767,
+        value: |p| &mut p.history_bonus_cap,
+    },
+    Param {
+        name: "history_malus_percent",
+        uci: "HistoryMalusPercent",
+        min: 0,
+        max: 200,
+        value: |p| &mut p.history_malus_percent,
+    },
+    Param {
+        name: "history_by_piece",
+        uci: "HistoryByPiece",
+        min: 0,
+        max: 1,
+        value: |p| &mut p.history_by_piece,
+    },
+    // ANCHOR_END: stage-10-history--list
+    // ANCHOR: stage-01-board--find
+];
 
 /// Find a parameter by console or UCI name (any case).
 pub fn find_param(name: &str) -> Option<&'static Param> {
@@ -64,4 +134,4 @@ impl Params {
         Ok(())
     }
 }
-// ANCHOR_END: stage-01-board
+// ANCHOR_END: stage-01-board--find

@@ -42,6 +42,12 @@ const MANIFEST_SOURCES: &[&str] = &[
     // ANCHOR: stage-08-tt--manifest
     include_str!("../../../stages/08-tt.toml"),
     // ANCHOR_END: stage-08-tt--manifest
+    // ANCHOR: stage-09-killers--manifest
+    include_str!("../../../stages/09-killers.toml"),
+    // ANCHOR_END: stage-09-killers--manifest
+    // ANCHOR: stage-10-history--manifest
+    include_str!("../../../stages/10-history.toml"),
+    // ANCHOR_END: stage-10-history--manifest
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

@@ -34,6 +34,14 @@ pub struct Techniques {
     /// Remember positions in the transposition table.
     pub tt: bool,
     // ANCHOR_END: stage-08-tt--techniques
+    // ANCHOR: stage-09-killers--techniques
+    /// Try each ply's killer moves right after the captures.
+    pub killers: bool,
+    // ANCHOR_END: stage-09-killers--techniques
+    // ANCHOR: stage-10-history--techniques
+    /// Order the remaining quiet moves by their history.
+    pub history: bool,
+    // ANCHOR_END: stage-10-history--techniques
 }
 
 /// A technique as the outside world sees it: a console name, a UCI option
@@ -98,6 +106,22 @@ pub const TECHNIQUES: &[Technique] = &[
         switch: |t| &mut t.tt,
     },
     // ANCHOR_END: stage-08-tt--technique-list
+    // ANCHOR: stage-09-killers--technique-list
+    Technique {
+        field: "killers",
+        name: "killers",
+        uci: "Killers",
+        switch: |t| &mut t.killers,
+    },
+    // ANCHOR_END: stage-09-killers--technique-list
+    // ANCHOR: stage-10-history--technique-list
+    Technique {
+        field: "history",
+        name: "history",
+        uci: "History",
+        switch: |t| &mut t.history,
+    },
+    // ANCHOR_END: stage-10-history--technique-list
 ];
 
 /// Find a technique by console name, UCI name or field name (any case).

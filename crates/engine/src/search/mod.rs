@@ -22,6 +22,12 @@ use crate::time::{Limits, MAX_DEPTH};
 // ANCHOR: stage-08-tt--imports
 use crate::tt::TranspositionTable;
 // ANCHOR_END: stage-08-tt--imports
+// ANCHOR: stage-09-killers--imports
+use crate::history::Killers;
+// ANCHOR_END: stage-09-killers--imports
+// ANCHOR: stage-10-history--imports
+use crate::history::History;
+// ANCHOR_END: stage-10-history--imports
 // ANCHOR: stage-03-negamax--modules
 
 mod draws;
@@ -162,6 +168,13 @@ pub struct Searcher {
     /// What earlier searches learned, kept from move to move.
     tt: TranspositionTable,
     // ANCHOR_END: stage-08-tt--searcher
+    // ANCHOR: stage-09-killers--searcher
+    killers: Killers,
+    // ANCHOR_END: stage-09-killers--searcher
+    // ANCHOR: stage-10-history--searcher
+    /// Kept from move to move: what was good in this game stays good.
+    history: History,
+    // ANCHOR_END: stage-10-history--searcher
     // ANCHOR: stage-03-negamax--setup
 }
 
@@ -190,6 +203,12 @@ impl Searcher {
             // ANCHOR: stage-08-tt--setup
             tt: TranspositionTable::default(),
             // ANCHOR_END: stage-08-tt--setup
+            // ANCHOR: stage-09-killers--setup
+            killers: Killers::new(MAX_PLY),
+            // ANCHOR_END: stage-09-killers--setup
+            // ANCHOR: stage-10-history--setup
+            history: History::new(params.history_max, params.history_by_piece != 0),
+            // ANCHOR_END: stage-10-history--setup
             // ANCHOR: stage-03-negamax--methods
         }
     }
@@ -234,6 +253,13 @@ impl Searcher {
         // ANCHOR: stage-08-tt--prepare
         self.tt.new_search();
         // ANCHOR_END: stage-08-tt--prepare
+        // ANCHOR: stage-09-killers--prepare
+        self.killers.clear();
+        // ANCHOR_END: stage-09-killers--prepare
+        // ANCHOR: stage-10-history--prepare
+        let p = self.params;
+        self.history.configure(p.history_max, p.history_by_piece != 0);
+        // ANCHOR_END: stage-10-history--prepare
         // ANCHOR: stage-03-negamax--push
     }
 
@@ -503,6 +529,11 @@ impl Searcher {
     /// Forget everything learned from earlier games (`ucinewgame`).
     pub fn new_game(&mut self) {
         self.tt.clear();
+        // ANCHOR_END: stage-08-tt
+        // ANCHOR: stage-10-history--new-game
+        self.history.clear();
+        // ANCHOR_END: stage-10-history--new-game
+        // ANCHOR: stage-08-tt--end
     }
 
     /// How the table replaces entries (for the chapter's measurement).
@@ -510,4 +541,4 @@ impl Searcher {
         self.tt.replace = replace;
     }
 }
-// ANCHOR_END: stage-08-tt
+// ANCHOR_END: stage-08-tt--end

@@ -11,6 +11,12 @@ use crate::notes::Note;
 // ANCHOR: stage-08-tt--imports
 use crate::tt::{Bound, Entry, score_from_table, score_to_table};
 // ANCHOR_END: stage-08-tt--imports
+// ANCHOR: stage-09-killers--imports
+use crate::board::is_quiet;
+// ANCHOR_END: stage-09-killers--imports
+// ANCHOR: stage-10-history--imports
+use crate::board::MoveList;
+// ANCHOR_END: stage-10-history--imports
 // ANCHOR: stage-03-negamax--impl
 
 impl Searcher {
@@ -98,10 +104,20 @@ impl Searcher {
             picker.mvv_lva();
         }
         // ANCHOR_END: stage-07-mvvlva--order
+        // ANCHOR: stage-09-killers--order
+        if self.techniques.killers {
+            picker.killers(self.killers.at(ply));
+        }
+        // ANCHOR_END: stage-09-killers--order
         // ANCHOR: stage-03-negamax--loop
         let mut best = -INF;
         let mut move_count = 0;
         let mut child_pv = Vec::new();
+        // ANCHOR_END: stage-03-negamax--loop
+        // ANCHOR: stage-10-history--tried
+        let mut quiets_tried = MoveList::new();
+        // ANCHOR_END: stage-10-history--tried
+        // ANCHOR: stage-03-negamax--loop-start
         while let Some(mv) = self.next_move(&mut picker) {
             move_count += 1;
             let child = make_move(pos, mv);
@@ -113,6 +129,8 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
+            // ANCHOR_END: stage-03-negamax--loop-start
+            // ANCHOR: stage-03-negamax--improve
             if score > best {
                 best = score;
                 // ANCHOR: stage-08-tt--best-move
@@ -128,7 +146,7 @@ impl Searcher {
                     pv.extend_from_slice(&child_pv);
                 }
             }
-            // ANCHOR_END: stage-03-negamax--loop
+            // ANCHOR_END: stage-03-negamax--improve
             // ANCHOR: stage-04-alphabeta--cutoff
             // The opponent has a better option earlier in the tree and will
             // never let the game reach this node: stop searching it.
@@ -136,9 +154,26 @@ impl Searcher {
                 self.note(Note::Cutoff {
                     move_index: move_count - 1,
                 });
+                // ANCHOR_END: stage-04-alphabeta--cutoff
+                // ANCHOR: stage-09-killers--store
+                if self.techniques.killers && is_quiet(pos, mv) {
+                    self.killers.store(ply, mv);
+                }
+                // ANCHOR_END: stage-09-killers--store
+                // ANCHOR: stage-10-history--reward
+                if self.techniques.history && is_quiet(pos, mv) {
+                    self.reward_history(pos, mv, depth, &quiets_tried);
+                }
+                // ANCHOR_END: stage-10-history--reward
+                // ANCHOR: stage-04-alphabeta--break
                 break;
             }
-            // ANCHOR_END: stage-04-alphabeta--cutoff
+            // ANCHOR_END: stage-04-alphabeta--break
+            // ANCHOR: stage-10-history--remember
+            if is_quiet(pos, mv) {
+                quiets_tried.push(mv);
+            }
+            // ANCHOR_END: stage-10-history--remember
             // ANCHOR: stage-03-negamax--end
         }
         if move_count == 0 {
@@ -164,10 +199,18 @@ impl Searcher {
     /// The picker's next move. The search asks through this method so that
     /// later chapters can hand the picker what the search has learned.
     pub(super) fn next_move(&mut self, picker: &mut MovePicker) -> Option<Move> {
+        // ANCHOR_END: stage-03-negamax--return
+        // ANCHOR: stage-10-history--next
+        if self.techniques.history {
+            let history = &self.history;
+            return picker.next_by(|pos, mv| history.get(pos, mv));
+        }
+        // ANCHOR_END: stage-10-history--next
+        // ANCHOR: stage-03-negamax--next
         picker.next()
     }
 }
-// ANCHOR_END: stage-03-negamax--return
+// ANCHOR_END: stage-03-negamax--next
 // ANCHOR: stage-08-tt
 
 /// Scores this close to `MATE` are mates, stored relative to the position.
@@ -225,3 +268,22 @@ impl Searcher {
     }
 }
 // ANCHOR_END: stage-08-tt
+// ANCHOR: stage-10-history
+
+impl Searcher {
+    // ANCHOR: reward-history
+    /// `mv`, a quiet move, caused a cutoff at `depth`: raise its history,
+    /// the more the deeper, and lower the history of the quiet moves tried
+    /// before it, which did not.
+    fn reward_history(&mut self, pos: &Board, mv: Move, depth: i32, tried: &[Move]) {
+        let p = self.params;
+        let bonus = (p.history_bonus_scale * depth * depth).min(p.history_bonus_cap);
+        self.history.update(pos, mv, bonus);
+        let malus = bonus * p.history_malus_percent / 100;
+        for &earlier in tried {
+            self.history.update(pos, earlier, -malus);
+        }
+    }
+    // ANCHOR_END: reward-history
+}
+// ANCHOR_END: stage-10-history

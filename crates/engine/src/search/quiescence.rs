@@ -64,7 +64,7 @@ impl Searcher {
         }
         // ANCHOR_END: stage-07-mvvlva
         let mut move_count = 0;
-        while let Some(mv) = self.next_move(&mut picker) {
+        for mv in picker {
             move_count += 1;
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
