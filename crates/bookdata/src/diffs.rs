@@ -1,3 +1,4 @@
+// ANCHOR: main-only
 //! What each stage changed in the engine's code, as the book shows it:
 //! `stage-NN-slug-diff.md` holds the unified diff of the engine's sources
 //! between the snapshot of stage NN−1 and the snapshot of stage NN, cut by
@@ -5,7 +6,7 @@
 //! `scripts/book-data --check` sees a code edit right away.
 //!
 //! Only main can make these files: a snapshot has no markers left to cut.
-//! So this module, and everything that calls it, is in a `main-only` block;
+//! So this file, and everything that uses it, is in a `main-only` block;
 //! the snapshots keep the files of their stages as main wrote them.
 
 use std::collections::BTreeMap;
@@ -227,3 +228,4 @@ mod tests {
         assert_eq!(longest_backtick_run("none"), 0);
     }
 }
+// ANCHOR_END: main-only
