@@ -5,9 +5,8 @@
 
 use std::path::PathBuf;
 
-use engine::bench::{BenchRun, run_bench, searches};
-use engine::stages::{Manifest, bench_fens, manifest, manifests, preset};
-use engine::techniques::Params;
+use engine::bench::{BenchRun, stage_bench};
+use engine::stages::{Manifest, bench_fens, manifest, manifests};
 
 /// One stage's row: its own bench, and the comparison with the stage
 /// before it at a depth both can reach.
@@ -32,7 +31,7 @@ impl Comparison {
 }
 
 fn bench(stage: u32, depth: u32) -> Result<BenchRun, String> {
-    run_bench(preset(stage)?, Params::default(), depth, &bench_fens())
+    stage_bench(stage, Some(depth))
 }
 
 /// `bench --compare A B`: both stages at the same depth.
@@ -88,7 +87,7 @@ fn measure() -> Result<Vec<StageRow>, String> {
         let run = bench(m.id, m.bench.depth)?;
         let vs_previous = match rows.last() {
             // Perft leaves and search nodes are different things.
-            Some(prev) if searches(&preset(prev.manifest.id)?) != searches(&preset(m.id)?) => None,
+            Some(prev) if prev.run.counted != run.counted => None,
             None => None,
             Some(prev) => {
                 let depth = prev.manifest.bench.depth.min(m.bench.depth);
@@ -202,40 +201,28 @@ fn stale_message(row: &StageRow) -> Option<String> {
 fn manifest_path(m: &Manifest) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../stages")
-        .join(format!("{:02}-{}.toml", m.id, m.slug))
+        .join(meta::manifest::file_name(m.id, &m.slug))
 }
 
-/// Rewrite the recorded numbers of one manifest, keeping its comments and
-/// layout.
+/// Rewrite the recorded numbers of one manifest (the shared `meta` crate
+/// keeps its comments, layout and other tables).
 fn record_row(row: &StageRow) -> Result<(), String> {
     let path = manifest_path(row.manifest);
     let text = std::fs::read_to_string(&path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut doc: toml_edit::DocumentMut = text
-        .parse()
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let bench = doc["bench"]
-        .as_table_mut()
-        .ok_or_else(|| format!("{}: no [bench] table", path.display()))?;
-    bench["nodes"] = toml_edit::value(row.run.total_nodes() as i64);
-    let mut positions = toml_edit::Array::new();
-    for r in &row.run.rows {
-        positions.push(r.nodes as i64);
-    }
-    bench["positions"] = toml_edit::value(positions);
-    match &row.vs_previous {
-        Some(c) => {
-            let mut table = toml_edit::Table::new();
-            table["depth"] = toml_edit::value(c.depth as i64);
-            table["before"] = toml_edit::value(c.before as i64);
-            table["after"] = toml_edit::value(c.after as i64);
-            bench["vs_previous"] = toml_edit::Item::Table(table);
-        }
-        None => {
-            bench.remove("vs_previous");
-        }
-    }
-    std::fs::write(&path, doc.to_string())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    let positions: Vec<u64> = row.run.rows.iter().map(|r| r.nodes).collect();
+    let vs_previous = row.vs_previous.as_ref().map(|c| meta::Comparison {
+        depth: c.depth,
+        before: c.before,
+        after: c.after,
+    });
+    let text = meta::manifest::record_bench(
+        &text,
+        row.run.total_nodes(),
+        &positions,
+        vs_previous.as_ref(),
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))?;
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 // ANCHOR_END: stage-01-board
