@@ -252,6 +252,13 @@ pub fn noisy_moves(board: &Board) -> MoveList {
     });
     list
 }
+
+/// Does the side to move have nothing but its king and pawns?
+pub fn only_king_and_pawns(board: &Board) -> bool {
+    let ours = board.colors(board.side_to_move());
+    let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
+    (ours & !kings_and_pawns).is_empty()
+}
 // ANCHOR_END: stage-05-quiescence--noisy
 // ANCHOR: stage-07-mvvlva
 

@@ -329,6 +329,20 @@ impl AccumulatorStack {
     }
 }
 // ANCHOR_END: accumulator-stack
+// ANCHOR_END: stage-02-eval
+// ANCHOR: stage-12-nullmove
+
+impl AccumulatorStack {
+    /// Write the accumulator of ply `ply + 1` after a null move (a pass),
+    /// which changes nothing on the board.
+    pub fn update_null(&mut self, ply: usize) {
+        let same = self.stack[ply];
+        self.stack.truncate(ply + 1);
+        self.stack.push(same);
+    }
+}
+// ANCHOR_END: stage-12-nullmove
+// ANCHOR: stage-02-eval--evaluate
 
 /// The static evaluation from scratch, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
@@ -362,4 +376,4 @@ pub fn breakdown(board: &Board) -> Breakdown {
     b.total_side_to_move = acc.evaluate(board.side_to_move());
     b
 }
-// ANCHOR_END: stage-02-eval
+// ANCHOR_END: stage-02-eval--evaluate

@@ -37,6 +37,22 @@ pub enum Note {
     /// ... and what it knew settled the node without a search.
     TtCutoff,
     // ANCHOR_END: stage-08-tt--note
+    // ANCHOR: stage-11-pvs--note
+    /// A later move of a PV node is searched with a null window.
+    NullWindowSearch,
+    /// ... and it had to be searched again with the full window.
+    ReSearch,
+    // ANCHOR_END: stage-11-pvs--note
+    // ANCHOR: stage-12-nullmove--note
+    /// A null move is tried.
+    NullMove,
+    /// ... and the reduced search after it failed high: a cutoff.
+    NullMoveCutoff,
+    /// An outermost null-move search ended after `nodes` nodes.
+    NullMoveNodes { nodes: u64 },
+    /// A null-move fail-high is checked by a verification search.
+    NullMoveVerification,
+    // ANCHOR_END: stage-12-nullmove--note
     // ANCHOR: stage-03-negamax--stats
     // ANCHOR: note-enum-close
 }
@@ -68,6 +84,19 @@ pub struct Stats {
     /// Nodes the table's entry settled without a search.
     pub tt_cutoffs: u64,
     // ANCHOR_END: stage-08-tt--stats
+    // ANCHOR: stage-11-pvs--stats
+    /// Null-window searches of later moves, and how many needed a re-search.
+    pub null_window_searches: u64,
+    pub re_searches: u64,
+    // ANCHOR_END: stage-11-pvs--stats
+    // ANCHOR: stage-12-nullmove--stats
+    /// Null moves tried, how many cut off, how many were verified, and the
+    /// nodes spent inside null-move searches.
+    pub null_moves: u64,
+    pub null_move_cutoffs: u64,
+    pub null_move_verifications: u64,
+    pub null_move_nodes: u64,
+    // ANCHOR_END: stage-12-nullmove--stats
     // ANCHOR: stage-03-negamax--record
 }
 
@@ -97,6 +126,16 @@ impl Stats {
             Note::TtHit => self.tt_hits += 1,
             Note::TtCutoff => self.tt_cutoffs += 1,
             // ANCHOR_END: stage-08-tt--record
+            // ANCHOR: stage-11-pvs--record
+            Note::NullWindowSearch => self.null_window_searches += 1,
+            Note::ReSearch => self.re_searches += 1,
+            // ANCHOR_END: stage-11-pvs--record
+            // ANCHOR: stage-12-nullmove--record
+            Note::NullMove => self.null_moves += 1,
+            Note::NullMoveCutoff => self.null_move_cutoffs += 1,
+            Note::NullMoveNodes { nodes } => self.null_move_nodes += nodes,
+            Note::NullMoveVerification => self.null_move_verifications += 1,
+            // ANCHOR_END: stage-12-nullmove--record
             // ANCHOR: stage-03-negamax--display
             Note::Move { .. } | Note::Exit { .. } => {}
         }
@@ -139,6 +178,17 @@ impl std::fmt::Display for Stats {
         writeln!(f, "table hits           {}", self.tt_hits)?;
         writeln!(f, "table cutoffs        {}", self.tt_cutoffs)?;
         // ANCHOR_END: stage-08-tt--display
+        // ANCHOR: stage-11-pvs--display
+        writeln!(f, "null-window searches {}", self.null_window_searches)?;
+        let rate = 100.0 * self.re_searches as f64 / self.null_window_searches.max(1) as f64;
+        writeln!(f, "re-searches          {} ({rate:.1}%)", self.re_searches)?;
+        // ANCHOR_END: stage-11-pvs--display
+        // ANCHOR: stage-12-nullmove--display
+        writeln!(f, "null moves tried     {}", self.null_moves)?;
+        writeln!(f, "null-move cutoffs    {}", self.null_move_cutoffs)?;
+        writeln!(f, "verifications        {}", self.null_move_verifications)?;
+        writeln!(f, "nodes after a pass   {}", self.null_move_nodes)?;
+        // ANCHOR_END: stage-12-nullmove--display
         // ANCHOR: stage-03-negamax--trace
         write!(f, "max ply              {}", self.max_ply)
     }
@@ -198,6 +248,15 @@ impl TreeTrace {
             // ANCHOR: stage-08-tt--tree-trace
             Note::TtHit | Note::TtCutoff => {}
             // ANCHOR_END: stage-08-tt--tree-trace
+            // ANCHOR: stage-11-pvs--tree-trace
+            Note::NullWindowSearch | Note::ReSearch => {}
+            // ANCHOR_END: stage-11-pvs--tree-trace
+            // ANCHOR: stage-12-nullmove--tree-trace
+            Note::NullMove
+            | Note::NullMoveCutoff
+            | Note::NullMoveNodes { .. }
+            | Note::NullMoveVerification => {}
+            // ANCHOR_END: stage-12-nullmove--tree-trace
             // ANCHOR: stage-03-negamax--enter
             Note::Exit { score } => {
                 if let Some(index) = self.stack.pop() {

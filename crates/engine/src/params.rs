@@ -29,6 +29,19 @@ pub struct Params {
     /// to-square.
     pub history_by_piece: i32,
     // ANCHOR_END: stage-10-history--fields
+    // ANCHOR: stage-12-nullmove--fields
+    /// No null move below this depth.
+    pub null_min_depth: i32,
+    /// The null move is searched `null_reduction + depth / null_depth_divisor`
+    /// plies shallower than a real move.
+    pub null_reduction: i32,
+    pub null_depth_divisor: i32,
+    /// From this depth on, a null-move cutoff is verified (if `null_verify`).
+    pub null_verify_depth: i32,
+    /// The evaluation's lead over beta that earns one more ply of reduction
+    /// (if `null_adaptive`).
+    pub null_adaptive_margin: i32,
+    // ANCHOR_END: stage-12-nullmove--fields
     // ANCHOR: stage-01-board--default
 }
 
@@ -46,6 +59,13 @@ impl Default for Params {
             history_malus_percent: 100,
             history_by_piece: 0,
             // ANCHOR_END: stage-10-history--defaults
+            // ANCHOR: stage-12-nullmove--defaults
+            null_min_depth: 3,
+            null_reduction: 3,
+            null_depth_divisor: 6,
+            null_verify_depth: 10,
+            null_adaptive_margin: 200,
+            // ANCHOR_END: stage-12-nullmove--defaults
             // ANCHOR: stage-01-board--param
         }
     }
@@ -104,6 +124,43 @@ pub const PARAMS: &[Param] = &[
         value: |p| &mut p.history_by_piece,
     },
     // ANCHOR_END: stage-10-history--list
+    // ANCHOR: stage-12-nullmove--list
+    Param {
+        name: "null_min_depth",
+        uci: "NullMinDepth",
+        min: 1,
+        max: 20,
+        value: |p| &mut p.null_min_depth,
+    },
+    Param {
+        name: "null_reduction",
+        uci: "NullReduction",
+        min: 0,
+        max: 10,
+        value: |p| &mut p.null_reduction,
+    },
+    Param {
+        name: "null_depth_divisor",
+        uci: "NullDepthDivisor",
+        min: 1,
+        max: 100,
+        value: |p| &mut p.null_depth_divisor,
+    },
+    Param {
+        name: "null_verify_depth",
+        uci: "NullVerifyDepth",
+        min: 1,
+        max: 100,
+        value: |p| &mut p.null_verify_depth,
+    },
+    Param {
+        name: "null_adaptive_margin",
+        uci: "NullAdaptiveMargin",
+        min: 0,
+        max: 2000,
+        value: |p| &mut p.null_adaptive_margin,
+    },
+    // ANCHOR_END: stage-12-nullmove--list
     // ANCHOR: stage-01-board--find
 ];
 

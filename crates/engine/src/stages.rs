@@ -48,6 +48,12 @@ const MANIFEST_SOURCES: &[&str] = &[
     // ANCHOR: stage-10-history--manifest
     include_str!("../../../stages/10-history.toml"),
     // ANCHOR_END: stage-10-history--manifest
+    // ANCHOR: stage-11-pvs--manifest
+    include_str!("../../../stages/11-pvs.toml"),
+    // ANCHOR_END: stage-11-pvs--manifest
+    // ANCHOR: stage-12-nullmove--manifest
+    include_str!("../../../stages/12-nullmove.toml"),
+    // ANCHOR_END: stage-12-nullmove--manifest
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

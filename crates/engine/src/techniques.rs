@@ -42,6 +42,19 @@ pub struct Techniques {
     /// Order the remaining quiet moves by their history.
     pub history: bool,
     // ANCHOR_END: stage-10-history--techniques
+    // ANCHOR: stage-11-pvs--techniques
+    /// Principal variation search: null windows for all but the first move.
+    pub pvs: bool,
+    // ANCHOR_END: stage-11-pvs--techniques
+    // ANCHOR: stage-12-nullmove--techniques
+    /// Null-move pruning: pass, and cut off if the opponent still can't
+    /// reach beta.
+    pub null_move: bool,
+    /// Confirm a null-move cutoff with a reduced search of the real moves.
+    pub null_verify: bool,
+    /// One more ply of reduction when the evaluation is far above beta.
+    pub null_adaptive: bool,
+    // ANCHOR_END: stage-12-nullmove--techniques
 }
 
 /// A technique as the outside world sees it: a console name, a UCI option
@@ -122,6 +135,34 @@ pub const TECHNIQUES: &[Technique] = &[
         switch: |t| &mut t.history,
     },
     // ANCHOR_END: stage-10-history--technique-list
+    // ANCHOR: stage-11-pvs--technique-list
+    Technique {
+        field: "pvs",
+        name: "pvs",
+        uci: "PVS",
+        switch: |t| &mut t.pvs,
+    },
+    // ANCHOR_END: stage-11-pvs--technique-list
+    // ANCHOR: stage-12-nullmove--technique-list
+    Technique {
+        field: "null_move",
+        name: "nullmove",
+        uci: "NullMove",
+        switch: |t| &mut t.null_move,
+    },
+    Technique {
+        field: "null_verify",
+        name: "nullverify",
+        uci: "NullMoveVerification",
+        switch: |t| &mut t.null_verify,
+    },
+    Technique {
+        field: "null_adaptive",
+        name: "nulladaptive",
+        uci: "NullMoveAdaptive",
+        switch: |t| &mut t.null_adaptive,
+    },
+    // ANCHOR_END: stage-12-nullmove--technique-list
 ];
 
 /// Find a technique by console name, UCI name or field name (any case).

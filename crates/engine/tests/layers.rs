@@ -72,6 +72,7 @@ fn first_segment(path: &str) -> String {
         .collect()
 }
 
+// ANCHOR: layers-test
 #[test]
 fn modules_import_only_from_below() {
     let stack = stack();
@@ -96,6 +97,7 @@ fn modules_import_only_from_below() {
     }
     assert!(upward.is_empty(), "{}", upward.join("\n"));
 }
+// ANCHOR_END: layers-test
 
 #[test]
 fn the_check_sees_grouped_and_plain_paths() {

@@ -24,6 +24,18 @@ impl Searcher {
         let last = self.keys.len() - 1;
         let current = self.keys[last];
         let window = (pos.halfmove_clock() as usize).min(last);
+        // ANCHOR_END: draws
+        // ANCHOR_END: stage-03-negamax
+        // ANCHOR: stage-12-nullmove
+        // The positions on either side of a pass are no repetition: the
+        // search must not look back across a null move.
+        let window = match self.plies_since_null_move() {
+            Some(plies) => window.min(plies),
+            None => window,
+        };
+        // ANCHOR_END: stage-12-nullmove
+        // ANCHOR: stage-03-negamax--scan
+        // ANCHOR: draws-scan
         let mut in_game = 0;
         for back in (4..=window).step_by(2) {
             let earlier = last - back;
@@ -53,6 +65,6 @@ impl Searcher {
         }
         None
     }
-    // ANCHOR_END: draws
+    // ANCHOR_END: draws-scan
 }
-// ANCHOR_END: stage-03-negamax
+// ANCHOR_END: stage-03-negamax--scan

@@ -33,6 +33,11 @@ use crate::history::History;
 mod draws;
 mod negamax;
 // ANCHOR_END: stage-03-negamax--modules
+// ANCHOR: stage-12-nullmove--module
+mod nullmove;
+// ANCHOR_END: stage-12-nullmove--module
+// ANCHOR: stage-03-negamax--modules-end
+// ANCHOR_END: stage-03-negamax--modules-end
 // ANCHOR: stage-05-quiescence--module
 mod quiescence;
 // ANCHOR_END: stage-05-quiescence--module
@@ -175,6 +180,22 @@ pub struct Searcher {
     /// Kept from move to move: what was good in this game stays good.
     history: History,
     // ANCHOR_END: stage-10-history--searcher
+    // ANCHOR: stage-11-pvs--searcher
+    /// For each ply of the current path: is its node a PV node, one whose
+    /// score may become part of the principal variation? The root is one,
+    /// and so is the first child of each; every other node is expected to
+    /// fail high or low.
+    pv_nodes: [bool; MAX_PLY + 1],
+    // ANCHOR_END: stage-11-pvs--searcher
+    // ANCHOR: stage-12-nullmove--searcher
+    /// Where in `keys` each null move of the current path landed: no
+    /// repetition reaches back across a pass.
+    null_moves: Vec<usize>,
+    /// How many null-move searches the current node is inside of.
+    null_searches: u32,
+    /// No null moves before this ply (set by verification searches).
+    null_min_ply: usize,
+    // ANCHOR_END: stage-12-nullmove--searcher
     // ANCHOR: stage-03-negamax--setup
 }
 
@@ -209,6 +230,14 @@ impl Searcher {
             // ANCHOR: stage-10-history--setup
             history: History::new(params.history_max, params.history_by_piece != 0),
             // ANCHOR_END: stage-10-history--setup
+            // ANCHOR: stage-11-pvs--setup
+            pv_nodes: [false; MAX_PLY + 1],
+            // ANCHOR_END: stage-11-pvs--setup
+            // ANCHOR: stage-12-nullmove--setup
+            null_moves: Vec::new(),
+            null_searches: 0,
+            null_min_ply: 0,
+            // ANCHOR_END: stage-12-nullmove--setup
             // ANCHOR: stage-03-negamax--methods
         }
     }
@@ -260,6 +289,14 @@ impl Searcher {
         let p = self.params;
         self.history.configure(p.history_max, p.history_by_piece != 0);
         // ANCHOR_END: stage-10-history--prepare
+        // ANCHOR: stage-11-pvs--prepare
+        self.pv_nodes[0] = true;
+        // ANCHOR_END: stage-11-pvs--prepare
+        // ANCHOR: stage-12-nullmove--prepare
+        self.null_moves.clear();
+        self.null_searches = 0;
+        self.null_min_ply = 0;
+        // ANCHOR_END: stage-12-nullmove--prepare
         // ANCHOR: stage-03-negamax--push
     }
 
@@ -542,3 +579,35 @@ impl Searcher {
     }
 }
 // ANCHOR_END: stage-08-tt--end
+// ANCHOR: stage-12-nullmove
+
+impl Searcher {
+    // ANCHOR: push-null
+    /// Pass at `ply`: the child's accumulator is the parent's, its key is
+    /// that of the same position with the other side to move, and the path
+    /// remembers the pass.
+    fn push_null_move(&mut self, child: &Board, ply: usize) {
+        self.accumulators.update_null(ply);
+        self.keys.push(position_key(child));
+        self.null_moves.push(self.keys.len() - 1);
+    }
+
+    fn pop_null_move(&mut self) {
+        self.keys.pop();
+        self.null_moves.pop();
+    }
+
+    /// Was the move that led to the current node a null move?
+    fn after_null_move(&self) -> bool {
+        self.null_moves.last() == Some(&(self.keys.len() - 1))
+    }
+    // ANCHOR_END: push-null
+
+    /// How many plies back from the current node the last null move lies
+    /// (`None` if there is none on the path).
+    fn plies_since_null_move(&self) -> Option<usize> {
+        let last = self.keys.len() - 1;
+        self.null_moves.last().map(|&at| last - at)
+    }
+}
+// ANCHOR_END: stage-12-nullmove

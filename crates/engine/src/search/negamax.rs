@@ -80,6 +80,11 @@ impl Searcher {
             tt_move = entry.mv;
         }
         // ANCHOR_END: stage-08-tt--probe
+        // ANCHOR: stage-12-nullmove--try
+        if let Some(score) = self.null_move_cutoff(pos, depth, ply, beta) {
+            return score;
+        }
+        // ANCHOR_END: stage-12-nullmove--try
         // ANCHOR: stage-03-negamax--picker
 
         let mut picker = MovePicker::new(pos);
@@ -123,19 +128,41 @@ impl Searcher {
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
-            let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+            // ANCHOR_END: stage-03-negamax--loop-start
+            // ANCHOR: stage-11-pvs--kind
+            // Only the first move of a PV node is expected to lead to a PV
+            // node; every other child is expected to fail low.
+            self.pv_nodes[ply + 1] = self.pv_nodes[ply] && move_count == 1;
+            // ANCHOR_END: stage-11-pvs--kind
+            // ANCHOR: stage-03-negamax--child
+            // REPLACED: stage-11-pvs
+            // let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
+            // REPLACED_END: stage-11-pvs
+            // ANCHOR_END: stage-03-negamax--child
+            // ANCHOR: stage-11-pvs--child
+            // At a node that is not a PV node the window is already null.
+            let score = if self.techniques.pvs && self.pv_nodes[ply] && move_count > 1 {
+                self.pvs(&child, depth, ply, (alpha, beta), &mut child_pv)
+            } else {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv)
+            };
+            // ANCHOR_END: stage-11-pvs--child
+            // ANCHOR: stage-03-negamax--after-child
             self.note(Note::Exit { score: -score });
             self.pop_move();
             if self.aborted {
                 return 0;
             }
-            // ANCHOR_END: stage-03-negamax--loop-start
+            // ANCHOR_END: stage-03-negamax--after-child
             // ANCHOR: stage-03-negamax--improve
+            // ANCHOR: improve-best
             if score > best {
                 best = score;
+                // ANCHOR_END: improve-best
                 // ANCHOR: stage-08-tt--best-move
                 best_move = Some(mv);
                 // ANCHOR_END: stage-08-tt--best-move
+                // ANCHOR: improve-alpha
                 if ply == 0 {
                     self.root_best = Some((mv, score));
                 }
@@ -146,6 +173,7 @@ impl Searcher {
                     pv.extend_from_slice(&child_pv);
                 }
             }
+            // ANCHOR_END: improve-alpha
             // ANCHOR_END: stage-03-negamax--improve
             // ANCHOR: stage-04-alphabeta--cutoff
             // The opponent has a better option earlier in the tree and will
@@ -235,6 +263,17 @@ impl Searcher {
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
+        // ANCHOR_END: tt-cutoff
+        // ANCHOR_END: stage-08-tt
+        // ANCHOR: stage-11-pvs--tt
+        // A PV node's score is the line the engine will play and report:
+        // search it, even if the table has an answer, so the PV is whole.
+        if self.techniques.pvs && self.pv_nodes[ply] {
+            return None;
+        }
+        // ANCHOR_END: stage-11-pvs--tt
+        // ANCHOR: stage-08-tt--cutoff
+        // ANCHOR: tt-cutoff-rule
         if ply == 0 || entry.depth < depth {
             return None;
         }
@@ -246,7 +285,7 @@ impl Searcher {
         };
         settled.then_some(score)
     }
-    // ANCHOR_END: tt-cutoff
+    // ANCHOR_END: tt-cutoff-rule
 
     /// Remember what this node found.
     fn store(
@@ -267,7 +306,7 @@ impl Searcher {
         self.tt.store(key, entry);
     }
 }
-// ANCHOR_END: stage-08-tt
+// ANCHOR_END: stage-08-tt--cutoff
 // ANCHOR: stage-10-history
 
 impl Searcher {
@@ -287,3 +326,33 @@ impl Searcher {
     // ANCHOR_END: reward-history
 }
 // ANCHOR_END: stage-10-history
+// ANCHOR: stage-11-pvs
+
+impl Searcher {
+    // ANCHOR: pvs
+    /// Principal variation search of a later move: first prove, with the
+    /// null window `(alpha, alpha + 1)`, that the move is no better than the
+    /// best so far. The proof is cheap, because it only needs cutoffs. Only
+    /// when the move turns out better, and its score lies strictly inside
+    /// the window, is it searched again with the full window to learn the
+    /// exact score.
+    fn pvs(
+        &mut self,
+        child: &Board,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        self.note(Note::NullWindowSearch);
+        let score = -self.negamax(child, depth - 1, ply + 1, -alpha - 1, -alpha, pv);
+        if score > alpha && score < beta && !self.aborted {
+            self.note(Note::ReSearch);
+            self.pv_nodes[ply + 1] = self.pv_nodes[ply];
+            return -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, pv);
+        }
+        score
+    }
+    // ANCHOR_END: pvs
+}
+// ANCHOR_END: stage-11-pvs

@@ -3,10 +3,8 @@
 
 use cozy_chess::Board;
 
-use cozy_chess::Piece;
-
 use super::{DRAW, INF, MATE, MAX_PLY, Searcher};
-use crate::board::{has_legal_move, make_move};
+use crate::board::{has_legal_move, make_move, only_king_and_pawns};
 use crate::movepick::MovePicker;
 use crate::notes::Note;
 
@@ -90,12 +88,5 @@ impl Searcher {
         best
     }
     // ANCHOR_END: quiescence
-}
-
-/// Does the side to move have nothing but its king and pawns?
-fn only_king_and_pawns(pos: &Board) -> bool {
-    let ours = pos.colors(pos.side_to_move());
-    let kings_and_pawns = pos.pieces(Piece::King) | pos.pieces(Piece::Pawn);
-    (ours & !kings_and_pawns).is_empty()
 }
 // ANCHOR_END: stage-05-quiescence
