@@ -34,6 +34,7 @@ pub const OWN_SUFFIXES: &[&str] = &[
     "-soundness.md",
     "-sprt.md",
     "-reliability.md",
+    "-psqt.svg",
     // ANCHOR: main-only
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
@@ -88,6 +89,16 @@ pub fn render(
             );
         }
     }
+    // ANCHOR: stage-02-eval--bookdata-heatmap
+    let eval = stages
+        .iter()
+        .find(|s| s.id() == 2)
+        .ok_or("no stage 2 in stages/")?;
+    files.insert(
+        format!("{}-psqt.svg", eval.tag()),
+        crate::heatmap::psqt_svg(),
+    );
+    // ANCHOR_END: stage-02-eval--bookdata-heatmap
     // ANCHOR: stage-03-negamax--bookdata-trees
     {
         let negamax = stage_with_id(stages, 3)?;

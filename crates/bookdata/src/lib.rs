@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use meta::Manifest;
 
+pub mod captions;
 pub mod chart;
 pub mod claims;
 // ANCHOR: main-only
@@ -26,6 +27,9 @@ pub mod generate;
 pub mod results;
 pub mod series;
 pub mod tables;
+// ANCHOR: stage-02-eval--bookdata-heatmap
+pub mod heatmap;
+// ANCHOR_END: stage-02-eval--bookdata-heatmap
 // ANCHOR: stage-03-negamax--bookdata-tree
 pub mod tree;
 // ANCHOR_END: stage-03-negamax--bookdata-tree

@@ -38,7 +38,8 @@ enum Command {
         #[arg(long)]
         no_measure: bool,
     },
-    /// Check that every include and image of book/src gives something.
+    /// Check that every include and image of book/src gives something, and
+    /// that every listing has its caption.
     CheckIncludes,
 }
 
@@ -99,6 +100,8 @@ fn check_includes_command(root: &std::path::Path) -> Result<(), String> {
     for problem in &report.problems {
         println!("BAD {problem}");
     }
+    // Every listing carries its caption too (src/captions.rs).
+    let captions = check_captions(root);
     if !report.problems.is_empty() {
         return Err(format!(
             "{} of {} includes and images give nothing",
@@ -109,6 +112,25 @@ fn check_includes_command(root: &std::path::Path) -> Result<(), String> {
     println!(
         "{} includes and {} images in {} Markdown files all resolve",
         report.includes, report.images, report.chapters
+    );
+    captions
+}
+
+fn check_captions(root: &std::path::Path) -> Result<(), String> {
+    let report = bookdata::captions::check_book(root)?;
+    for problem in &report.problems {
+        println!("CAPTION {problem}");
+    }
+    if !report.problems.is_empty() {
+        return Err(format!(
+            "{} problem(s) with the captions of {} listings",
+            report.problems.len(),
+            report.listings
+        ));
+    }
+    println!(
+        "{} listings in {} chapters all carry their captions",
+        report.listings, report.chapters
     );
     Ok(())
 }
