@@ -10,6 +10,7 @@
 /// Switches for the search techniques, one per chapter that adds one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Techniques {
+    // One switch per technique, added by the chapter that teaches it.
     // ANCHOR: stage-03-negamax--techniques
     /// Search at all. Off, the engine plays its first legal move (stages 1–2).
     pub negamax: bool,
@@ -71,6 +72,7 @@ pub struct Technique {
 
 /// Every technique, in the order the book introduces them.
 pub const TECHNIQUES: &[Technique] = &[
+    // One entry per switch of `Techniques`, in the same order.
     // ANCHOR: stage-03-negamax--technique-list
     Technique {
         field: "negamax",

@@ -625,3 +625,94 @@ fn time_limited_search_returns_a_legal_move() {
     assert!(is_legal(&pos, &result));
 }
 // ANCHOR_END: stage-06-iterative--tests
+
+// ANCHOR: stage-07-mvvlva--tests
+/// The sound techniques change how much of the tree is searched, never
+/// what it is worth: with the transposition table off (whose entries may
+/// come from other depths), switching any of them off leaves the root
+/// score of a fixed-depth search unchanged.
+fn sound_techniques() -> Vec<&'static str> {
+    vec![
+        // Each chapter that adds one names it here.
+        "mvv_lva",
+        // ANCHOR_END: stage-07-mvvlva--tests
+        // ANCHOR: stage-09-killers--sound
+        "killers",
+        // ANCHOR_END: stage-09-killers--sound
+        // ANCHOR: stage-10-history--sound
+        "history",
+        // ANCHOR_END: stage-10-history--sound
+        // ANCHOR: stage-11-pvs--sound
+        "pvs",
+        // ANCHOR_END: stage-11-pvs--sound
+        // ANCHOR: stage-07-mvvlva--sound-end
+    ]
+}
+
+
+/// The techniques that may change the score at a fixed depth on purpose.
+fn unsound_techniques() -> Vec<&'static str> {
+    vec![
+        // Each chapter that adds one names it here.
+        // ANCHOR_END: stage-07-mvvlva--sound-end
+        // ANCHOR: stage-08-tt--unsound
+        "tt",
+        // ANCHOR_END: stage-08-tt--unsound
+        // ANCHOR: stage-12-nullmove--unsound
+        "null_move",
+        "null_verify",
+        "null_adaptive",
+        // ANCHOR_END: stage-12-nullmove--unsound
+        // ANCHOR: stage-07-mvvlva--sound-preset
+    ]
+}
+
+/// The newest stage with every unsound technique switched off.
+fn sound_preset() -> Techniques {
+    let mut techniques = stage(engine::stages::latest_stage());
+    for name in unsound_techniques() {
+        techniques.set(name, false).expect("a known technique");
+    }
+    techniques
+}
+
+#[test]
+fn sound_techniques_never_change_the_root_score() {
+    let mut positions: Vec<Board> = bk_boards().into_iter().take(12).collect();
+    positions.extend(quiet_positions().into_iter().take(10));
+    assert!(positions.len() >= 20);
+    let all_on = sound_preset();
+    for name in sound_techniques() {
+        let mut off = all_on;
+        off.set(name, false).expect("a known technique");
+        for pos in &positions {
+            for depth in 3..=5 {
+                let with = search(all_on, pos, depth);
+                let without = search(off, pos, depth);
+                assert_eq!(
+                    with.score,
+                    without.score,
+                    "{name} changed the score at depth {depth}: {}",
+                    to_fen(pos)
+                );
+            }
+        }
+    }
+}
+
+/// Move ordering must hand out every legal move exactly once, in every
+/// position of the perft suite, whatever the picker's stages.
+#[test]
+fn the_picker_hands_out_every_legal_move_once() {
+    use engine::movepick::MovePicker;
+    for pos in perft_boards() {
+        let mut expected: Vec<String> = legal_moves(&pos).iter().map(|m| m.to_string()).collect();
+        expected.sort();
+        let mut picker = MovePicker::new(&pos);
+        picker.mvv_lva();
+        let mut handed: Vec<String> = picker.map(|m| m.to_string()).collect();
+        handed.sort();
+        assert_eq!(handed, expected, "{}", to_fen(&pos));
+    }
+}
+// ANCHOR_END: stage-07-mvvlva--sound-preset
