@@ -12,6 +12,13 @@ use engine::perft::{divide, parse_suite, perft, run_suite};
 use engine::stages::latest_stage;
 
 mod stages_table;
+// ANCHOR_END: stage-01-board
+// ANCHOR: stage-03-negamax--modules
+mod tweaks;
+
+use tweaks::Tweaks;
+// ANCHOR_END: stage-03-negamax--modules
+// ANCHOR: stage-01-board--cli
 
 #[derive(Parser)]
 #[command(
@@ -47,17 +54,7 @@ enum Command {
     },
     /// Search the bench positions at a fixed depth; the last line is
     /// `N nodes M nps` (OpenBench reads it).
-    Bench {
-        /// Stage preset to run (default: the newest stage).
-        #[arg(long)]
-        stage: Option<u32>,
-        /// Depth (default: the stage's bench depth).
-        #[arg(long)]
-        depth: Option<u32>,
-        /// Compare two stages at the same depth, position by position.
-        #[arg(long, num_args = 2, value_names = ["A", "B"])]
-        compare: Option<Vec<u32>>,
-    },
+    Bench(BenchArgs),
     /// The per-stage node table: every stage at its bench depth, and its
     /// saving against the previous stage at a common depth.
     Stages {
@@ -68,7 +65,7 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    // ANCHOR_END: stage-01-board
+    // ANCHOR_END: stage-01-board--cli
     // ANCHOR: stage-02-eval--cli-command
     /// Print the static evaluation, term by term.
     Eval {
@@ -88,6 +85,8 @@ enum Command {
         /// Print the search's counters (nodes, cutoffs, fail-high first %).
         #[arg(long)]
         stats: bool,
+        #[command(flatten)]
+        tweaks: Tweaks,
     },
     // ANCHOR_END: stage-03-negamax--cli
     // ANCHOR: stage-01-board--main
@@ -112,13 +111,9 @@ fn main() -> ExitCode {
             Some(path) => perft_suite(&path, max_nodes),
             None => perft_command(depth, fen.as_deref(), divide),
         },
-        Some(Command::Bench {
-            stage,
-            depth,
-            compare,
-        }) => match compare {
-            Some(pair) => stages_table::compare(pair[0], pair[1], depth),
-            None => bench_command(stage, depth),
+        Some(Command::Bench(args)) => match &args.compare {
+            Some(pair) => stages_table::compare(pair[0], pair[1], args.depth),
+            None => bench_command(&args),
         },
         Some(Command::Stages { record, check }) => stages_table::stages(record, check),
         // ANCHOR_END: stage-01-board--main
@@ -131,7 +126,8 @@ fn main() -> ExitCode {
             depth,
             stage,
             stats,
-        }) => search_command(fen.as_deref(), depth, stage, stats),
+            tweaks,
+        }) => search_command(fen.as_deref(), depth, stage, stats, &tweaks),
         // ANCHOR_END: stage-03-negamax--main
         // ANCHOR: stage-01-board--commands
     };
@@ -191,9 +187,38 @@ fn perft_suite(path: &str, max_nodes: u64) -> Result<(), String> {
     }
 }
 
-fn bench_command(stage: Option<u32>, depth: Option<u32>) -> Result<(), String> {
-    let stage = stage.unwrap_or_else(latest_stage);
-    let run = stage_bench(stage, depth)?;
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Stage preset to run (default: the newest stage).
+    #[arg(long)]
+    stage: Option<u32>,
+    /// Depth (default: the stage's bench depth).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Compare two stages at the same depth, position by position.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Option<Vec<u32>>,
+    // ANCHOR_END: stage-01-board--commands
+    // ANCHOR: stage-03-negamax--bench-args
+    /// Print the search's counters, summed over the positions.
+    #[arg(long)]
+    stats: bool,
+    #[command(flatten)]
+    tweaks: Tweaks,
+    // ANCHOR_END: stage-03-negamax--bench-args
+    // ANCHOR: stage-01-board--bench-command
+}
+
+fn bench_command(args: &BenchArgs) -> Result<(), String> {
+    let stage = args.stage.unwrap_or_else(latest_stage);
+    // ANCHOR_END: stage-01-board--bench-command
+    // ANCHOR: stage-03-negamax--bench-command
+    if args.stats || !args.tweaks.is_empty() {
+        return tweaked_bench(stage, args.depth, args.stats, &args.tweaks);
+    }
+    // ANCHOR_END: stage-03-negamax--bench-command
+    // ANCHOR: stage-01-board--bench-run
+    let run = stage_bench(stage, args.depth)?;
     print_bench(stage, &run);
     Ok(())
 }
@@ -202,7 +227,7 @@ fn print_bench(stage: u32, run: &BenchRun) {
     println!("stage {stage}, depth {}", run.depth);
     let unit = match run.counted {
         Counted::PerftLeaves => "leaves",
-        // ANCHOR_END: stage-01-board--commands
+        // ANCHOR_END: stage-01-board--bench-run
         // ANCHOR: stage-03-negamax--unit
         Counted::SearchNodes => "nodes",
         // ANCHOR_END: stage-03-negamax--unit
@@ -220,6 +245,34 @@ fn print_bench(stage: u32, run: &BenchRun) {
     println!("{} nodes {} nps", run.total_nodes(), run.nps());
 }
 // ANCHOR_END: stage-01-board--print-bench
+// ANCHOR: stage-03-negamax--tweaked-bench
+
+/// `bench` with counters or with techniques and numbers changed.
+fn tweaked_bench(
+    stage: u32,
+    depth: Option<u32>,
+    stats: bool,
+    tweaks: &Tweaks,
+) -> Result<(), String> {
+    let depth = match depth {
+        Some(depth) => depth,
+        None => engine::stages::manifest(stage)?.bench.depth,
+    };
+    let (techniques, params) = tweaks.apply(engine::stages::preset(stage)?)?;
+    if !techniques.negamax {
+        return Err("--stats, --set and --param need a stage that searches (3 or later)".into());
+    }
+    let setup = tweaks.setup(stats);
+    let fens = engine::stages::bench_fens();
+    let (run, counters) =
+        engine::bench::search_bench_with(techniques, params, depth, &fens, &setup)?;
+    print_bench(stage, &run);
+    if let Some(counters) = counters {
+        println!("{counters}");
+    }
+    Ok(())
+}
+// ANCHOR_END: stage-03-negamax--tweaked-bench
 
 // ANCHOR: stage-02-eval--cli
 fn eval_command(fen: Option<&str>) -> Result<(), String> {
@@ -236,14 +289,21 @@ fn search_command(
     depth: u32,
     stage: Option<u32>,
     stats: bool,
+    tweaks: &Tweaks,
 ) -> Result<(), String> {
     let board = board_from(fen)?;
     let stage = stage.unwrap_or_else(latest_stage);
-    let mut techniques = engine::stages::preset(stage)?;
+    let (mut techniques, params) = tweaks.apply(engine::stages::preset(stage)?)?;
     // `search` is about the search: even stages 1 and 2 get negamax here.
     techniques.negamax = true;
-    let params = engine::params::Params::default();
     let mut searcher = engine::search::Searcher::new(techniques, params);
+    // ANCHOR_END: stage-03-negamax--search-command
+    // ANCHOR: stage-08-tt--hash
+    if let Some(mb) = tweaks.hash_mb {
+        searcher.set_hash_mb(mb)?;
+    }
+    // ANCHOR_END: stage-08-tt--hash
+    // ANCHOR: stage-03-negamax--search-stats
     if stats {
         searcher.stats = Some(engine::notes::Stats::default());
     }
@@ -264,4 +324,4 @@ fn search_command(
     }
     Ok(())
 }
-// ANCHOR_END: stage-03-negamax--search-command
+// ANCHOR_END: stage-03-negamax--search-stats

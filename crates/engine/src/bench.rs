@@ -16,12 +16,16 @@ use crate::perft::perft;
 use crate::stages::{bench_fens, manifest};
 // ANCHOR_END: stage-01-board
 // ANCHOR: stage-03-negamax--imports
+use crate::notes::Stats;
 use crate::params::Params;
 use crate::search::Searcher;
 use crate::stages::preset;
 use crate::techniques::Techniques;
 use crate::time::Limits;
 // ANCHOR_END: stage-03-negamax--imports
+// ANCHOR: stage-08-tt--imports
+use crate::tt::TranspositionTable;
+// ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-01-board--bench
 
 /// What a bench counted. Counts of different kinds are not comparable.
@@ -132,14 +136,60 @@ pub fn search_bench(
     depth: u32,
     fens: &[&str],
 ) -> Result<BenchRun, String> {
-    run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
+    let (run, _) = search_bench_with(techniques, params, depth, fens, &SearchSetup::default())?;
+    Ok(run)
+}
+
+/// How `search_bench_with` sets up each position's engine.
+#[derive(Clone, Debug, Default)]
+pub struct SearchSetup {
+    /// Count the search's notes, summed over the positions.
+    pub stats: bool,
+    // ANCHOR_END: stage-03-negamax
+    // ANCHOR: stage-08-tt--setup
+    /// The transposition table's size (default: `Hash`'s default).
+    pub hash_mb: Option<usize>,
+    // ANCHOR_END: stage-08-tt--setup
+    // ANCHOR: stage-03-negamax--setup
+}
+
+/// The bench with counters, and whatever else `setup` asks for.
+pub fn search_bench_with(
+    techniques: Techniques,
+    params: Params,
+    depth: u32,
+    fens: &[&str],
+    setup: &SearchSetup,
+) -> Result<(BenchRun, Option<Stats>), String> {
+    let mut stats = setup.stats.then(Stats::default);
+    // ANCHOR_END: stage-03-negamax--setup
+    // ANCHOR: stage-08-tt--check-hash
+    if let Some(mb) = setup.hash_mb {
+        TranspositionTable::new(mb)?;
+    }
+    // ANCHOR_END: stage-08-tt--check-hash
+    // ANCHOR: stage-03-negamax--run
+    let run = run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
         let mut searcher = Searcher::new(techniques, params);
+        // ANCHOR_END: stage-03-negamax--run
+        // ANCHOR: stage-08-tt--hash
+        if let Some(mb) = setup.hash_mb {
+            // The size was tried above; should it fail now, the default
+            // table stays.
+            let _ = searcher.set_hash_mb(mb);
+        }
+        // ANCHOR_END: stage-08-tt--hash
+        // ANCHOR: stage-03-negamax--search
+        // One set of counters travels from position to position.
+        searcher.stats = stats.take();
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         searcher.search(board, &[], limits, &mut |_| {});
+        stats = searcher.stats.take();
         searcher.nodes()
-    })
+    })?;
+    Ok((run, stats))
 }
-// ANCHOR_END: stage-03-negamax
+// ANCHOR_END: stage-03-negamax--search

@@ -108,7 +108,11 @@ impl History {
 
     /// Forget everything (`ucinewgame`).
     pub fn clear(&mut self) {
-        self.table.as_mut().iter_mut().flatten().for_each(|row| row.fill(0));
+        self.table
+            .as_mut()
+            .iter_mut()
+            .flatten()
+            .for_each(|row| row.fill(0));
     }
 
     /// Take new parameters; the entries start over if they change.

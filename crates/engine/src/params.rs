@@ -15,6 +15,11 @@
 pub struct Params {
     // One field per number, added by the chapter that needs it.
     // ANCHOR_END: stage-01-board
+    // ANCHOR: stage-08-tt--fields
+    /// Which slot a new table entry takes: 0 the shallowest (older searches
+    /// count as shallower), 1 always the position's own slot.
+    pub tt_replace: i32,
+    // ANCHOR_END: stage-08-tt--fields
     // ANCHOR: stage-10-history--fields
     /// History entries approach this bound and never pass it.
     pub history_max: i32,
@@ -52,6 +57,9 @@ impl Default for Params {
         Params {
             // The defaults, one per field.
             // ANCHOR_END: stage-01-board--default
+            // ANCHOR: stage-08-tt--defaults
+            tt_replace: 0,
+            // ANCHOR_END: stage-08-tt--defaults
             // ANCHOR: stage-10-history--defaults
             history_max: 16384,
             history_bonus_scale: 32,
@@ -87,6 +95,15 @@ pub struct Param {
 pub const PARAMS: &[Param] = &[
     // One entry per field of `Params`.
     // ANCHOR_END: stage-01-board--param
+    // ANCHOR: stage-08-tt--list
+    Param {
+        name: "tt_replace",
+        uci: "TTReplace",
+        min: 0,
+        max: 1,
+        value: |p| &mut p.tt_replace,
+    },
+    // ANCHOR_END: stage-08-tt--list
     // ANCHOR: stage-10-history--list
     Param {
         name: "history_max",

@@ -90,6 +90,16 @@ pub enum Replace {
     Always,
 }
 
+impl Replace {
+    /// The policy `Params::tt_replace` names: 0 depth-preferred, 1 always.
+    pub fn from_param(value: i32) -> Self {
+        match value {
+            1 => Replace::Always,
+            _ => Replace::DepthPreferred,
+        }
+    }
+}
+
 impl Default for TranspositionTable {
     fn default() -> Self {
         TranspositionTable::new(DEFAULT_HASH_MB).unwrap_or_else(|_| TranspositionTable::tiny())

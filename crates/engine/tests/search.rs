@@ -649,7 +649,6 @@ fn sound_techniques() -> Vec<&'static str> {
     ]
 }
 
-
 /// The techniques that may change the score at a fixed depth on purpose.
 fn unsound_techniques() -> Vec<&'static str> {
     vec![

@@ -20,7 +20,7 @@ use crate::techniques::Techniques;
 use crate::time::{Limits, MAX_DEPTH};
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-08-tt--imports
-use crate::tt::TranspositionTable;
+use crate::tt::{Replace, TranspositionTable};
 // ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-09-killers--imports
 use crate::history::Killers;
@@ -281,13 +281,15 @@ impl Searcher {
         // ANCHOR_END: stage-03-negamax--methods
         // ANCHOR: stage-08-tt--prepare
         self.tt.new_search();
+        self.tt.replace = Replace::from_param(self.params.tt_replace);
         // ANCHOR_END: stage-08-tt--prepare
         // ANCHOR: stage-09-killers--prepare
         self.killers.clear();
         // ANCHOR_END: stage-09-killers--prepare
         // ANCHOR: stage-10-history--prepare
         let p = self.params;
-        self.history.configure(p.history_max, p.history_by_piece != 0);
+        self.history
+            .configure(p.history_max, p.history_by_piece != 0);
         // ANCHOR_END: stage-10-history--prepare
         // ANCHOR: stage-11-pvs--prepare
         self.pv_nodes[0] = true;
@@ -571,11 +573,6 @@ impl Searcher {
         self.history.clear();
         // ANCHOR_END: stage-10-history--new-game
         // ANCHOR: stage-08-tt--end
-    }
-
-    /// How the table replaces entries (for the chapter's measurement).
-    pub fn set_tt_replace(&mut self, replace: crate::tt::Replace) {
-        self.tt.replace = replace;
     }
 }
 // ANCHOR_END: stage-08-tt--end

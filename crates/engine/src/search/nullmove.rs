@@ -31,7 +31,14 @@ impl Searcher {
         let nodes_before = self.nodes;
         self.null_searches += 1;
         let mut pv = Vec::new();
-        let score = -self.negamax(&child, depth - 1 - reduction, ply + 1, -beta, -beta + 1, &mut pv);
+        let score = -self.negamax(
+            &child,
+            depth - 1 - reduction,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            &mut pv,
+        );
         self.null_searches -= 1;
         if self.null_searches == 0 {
             self.note(Note::NullMoveNodes {
