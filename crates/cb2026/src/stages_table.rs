@@ -42,6 +42,12 @@ pub fn compare(a: u32, b: u32, depth: Option<u32>) -> Result<(), String> {
     };
     let run_a = bench(a, depth)?;
     let run_b = bench(b, depth)?;
+    if run_a.counted != run_b.counted {
+        return Err(format!(
+            "stage {a} counts {:?} and stage {b} {:?}: the counts are not comparable",
+            run_a.counted, run_b.counted
+        ));
+    }
     println!("depth {depth}: stage {a} vs stage {b}");
     println!(
         "{:>8} {:>14} {:>14} {:>8}",

@@ -511,8 +511,8 @@ fn no_legal_move_answers_the_null_move() {
     engine.quit();
 }
 
-/// design.md §7: bad input never panics, never kills the loop, and the
-/// engine keeps its last valid state.
+/// Bad input never panics, never kills the loop, and the engine keeps its
+/// last valid state (the book's chapter 1, on the UCI loop).
 #[test]
 fn bad_input_is_reported_and_the_last_position_kept() {
     let mut engine = Engine::start();

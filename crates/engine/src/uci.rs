@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use cozy_chess::{Board, Move};
+use cozy_chess::Board;
 
 use crate::board::{legal_moves, move_to_uci, parse_fen, parse_uci_move};
 use crate::params::{PARAMS, Params, find_param};
@@ -22,6 +22,8 @@ use crate::time::GoArgs;
 // ANCHOR: stage-03-negamax--imports
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
+
+use cozy_chess::Move;
 
 use crate::board::position_key;
 use crate::search::{Report, SearchControl, SearchResult, Searcher, is_mate_score, mate_in_moves};

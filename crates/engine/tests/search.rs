@@ -1,8 +1,6 @@
 // ANCHOR: stage-03-negamax--tests
 //! The search: exact scores against a reference minimax, mates, and the
-//! draws by rule (stalemate, repetition, fifty moves). Later blocks add the
-//! soundness property of design.md §3: a sound technique never changes the
-//! root score at a fixed depth.
+//! draws by rule (stalemate, repetition, fifty moves, material).
 
 use cozy_chess::Board;
 use engine::board::{has_legal_move, legal_moves, make_move, parse_fen, position_key, to_fen};

@@ -2,7 +2,7 @@
 //!
 //! The conventions (manifests in `stages/`, stage markers, `REPLACED`
 //! blocks, `main-only` blocks) are described in `crates/stagetool/README.md`
-//! and in `design.md` section 3. Everything here reads the *committed* tree
+//! and in the book's appendix "Inside this repository". Everything here reads the *committed* tree
 //! of a main commit (or, for `lint`, the work tree) and is deterministic:
 //! the same main commit gives byte-identical snapshots and commit hashes.
 //!

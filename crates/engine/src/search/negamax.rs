@@ -135,18 +135,8 @@ impl Searcher {
             self.pv_nodes[ply + 1] = self.pv_nodes[ply] && move_count == 1;
             // ANCHOR_END: stage-11-pvs--kind
             // ANCHOR: stage-03-negamax--child
-            // REPLACED: stage-11-pvs
-            // let score = -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv);
-            // REPLACED_END: stage-11-pvs
+            let score = self.search_child(&child, depth, ply, (alpha, beta), &mut child_pv);
             // ANCHOR_END: stage-03-negamax--child
-            // ANCHOR: stage-11-pvs--child
-            // At a node that is not a PV node the window is already null.
-            let score = if self.techniques.pvs && self.pv_nodes[ply] && move_count > 1 {
-                self.pvs(&child, depth, ply, (alpha, beta), &mut child_pv)
-            } else {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha, &mut child_pv)
-            };
-            // ANCHOR_END: stage-11-pvs--child
             // ANCHOR: stage-03-negamax--after-child
             self.note(Note::Exit { score: -score });
             self.pop_move();
@@ -224,10 +214,36 @@ impl Searcher {
         best
     }
 
+    // ANCHOR: search-child
+    /// The score of `child`, one ply below this node at `ply`, for the side
+    /// to move here: the child searched with the window turned round.
+    fn search_child(
+        &mut self,
+        child: &Board,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        pv: &mut Vec<Move>,
+    ) -> i32 {
+        // ANCHOR_END: search-child
+        // ANCHOR_END: stage-03-negamax--return
+        // ANCHOR: stage-11-pvs--branch
+        // A later move of a PV node (its child is expected to fail low).
+        // Elsewhere the window is already null.
+        if self.techniques.pvs && self.pv_nodes[ply] && !self.pv_nodes[ply + 1] {
+            return self.pvs(child, depth, ply, (alpha, beta), pv);
+        }
+        // ANCHOR_END: stage-11-pvs--branch
+        // ANCHOR: stage-03-negamax--search-child
+        // ANCHOR: search-child-body
+        -self.negamax(child, depth - 1, ply + 1, -beta, -alpha, pv)
+    }
+    // ANCHOR_END: search-child-body
+
     /// The picker's next move. The search asks through this method so that
     /// later chapters can hand the picker what the search has learned.
     pub(super) fn next_move(&mut self, picker: &mut MovePicker) -> Option<Move> {
-        // ANCHOR_END: stage-03-negamax--return
+        // ANCHOR_END: stage-03-negamax--search-child
         // ANCHOR: stage-10-history--next
         if self.techniques.history {
             let history = &self.history;
