@@ -22,6 +22,10 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
         if let Some(sprt) = &m.sprt {
             let text = sprt_markdown(sprt, &source).map_err(|e| problem("sprt", e))?;
             files.insert(format!("{}-sprt.md", m.tag), text);
+        } else if m.id >= FIRST_MATCHED_STAGE {
+            // The chapter includes the file either way; until the match is
+            // played it says so, rather than the include failing.
+            files.insert(format!("{}-sprt.md", m.tag), not_recorded(m, &source));
         }
         if let Some(reliability) = &m.reliability {
             let text = reliability_markdown(reliability, &source);
@@ -29,6 +33,21 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
         }
     }
     Ok(files)
+}
+
+/// The first stage played against the stage before it: the first whose
+/// predecessor searches (stage 3 brought the search).
+const FIRST_MATCHED_STAGE: u32 = 4;
+
+/// The text for a stage whose SPRT has not been recorded yet.
+fn not_recorded(m: &Manifest, source: &str) -> String {
+    format!(
+        "{}*No SPRT of stage {} against stage {} is recorded yet. Once \
+         `scripts/sprt --record` has played it, its result appears here.*\n",
+        header(source, MatchTable::Sprt),
+        m.id,
+        m.id - 1
+    )
 }
 
 fn header(source: &str, table: MatchTable) -> String {
@@ -321,9 +340,12 @@ mod tests {
             reliability.contains("`scripts/sprt --reliability 4`"),
             "{reliability}"
         );
-        // A manifest without results gives no files; an [sprt] table
-        // without its statistics is an error naming the field.
-        assert!(render(&[&manifest(None, None)]).unwrap().is_empty());
+        // A manifest without results gives only the note that its match is
+        // still to be played; an [sprt] table without its statistics is an
+        // error naming the field.
+        let unplayed = render(&[&manifest(None, None)]).unwrap();
+        assert_eq!(unplayed.len(), 1);
+        assert!(unplayed["stage-04-fixture-sprt.md"].contains("No SPRT of stage 4"));
         let mut broken = recorded();
         broken.llr = None;
         let error = render(&[&manifest(Some(broken), None)]).unwrap_err();
