@@ -269,6 +269,9 @@ const OPTIONS: &[(&str, &str, &str, &str)] = &[
     ("Move Overhead", "spin", "50", "-5"),
     ("Ponder", "check", "true", "maybe"),
     // ANCHOR_END: stage-06-iterative--options
+    // ANCHOR: stage-08-tt--options
+    ("Hash", "spin", "32", "0"),
+    // ANCHOR_END: stage-08-tt--options
     // ANCHOR: stage-01-board--handshake
 ];
 
@@ -920,3 +923,25 @@ fn a_game_at_ten_seconds_plus_increment_never_loses_on_time() {
     );
 }
 // ANCHOR_END: stage-06-iterative--tests
+// ANCHOR: stage-08-tt--tests
+
+/// `Hash` resizes the table; a size the machine cannot give is refused
+/// with an error, the old table stays, and the engine goes on searching.
+#[test]
+fn hash_resizes_and_an_impossible_size_keeps_the_old_table() {
+    let mut engine = Engine::start();
+    assert_no_error(&engine.ask("setoption name Hash value 64"));
+    let lines = engine.ask("setoption name Hash value 65536");
+    // 64 GiB: more than this machine (or CI's) has; if some machine gives
+    // it, there is nothing to report.
+    if !lines.is_empty() {
+        assert_one_error(&lines, "keeping 64 MB");
+    }
+    engine.ask("position startpos");
+    let info = go_and_check(&mut engine, "go depth 5", &Board::default());
+    assert!(info.iter().any(|l| l.contains(" hashfull ")), "{info:?}");
+    engine.ask("ucinewgame");
+    go_and_check(&mut engine, "go depth 3", &Board::default());
+    engine.quit();
+}
+// ANCHOR_END: stage-08-tt--tests

@@ -713,3 +713,77 @@ fn the_picker_hands_out_every_legal_move_once() {
     }
 }
 // ANCHOR_END: stage-07-mvvlva--sound-preset
+// ANCHOR: stage-11-pvs--tests
+
+/// Principal variation search proves most moves worse with a null window;
+/// when a move turns out better it is searched again, and the score found
+/// is the score a full-window search finds.
+#[test]
+fn a_re_search_finds_the_full_window_score() {
+    let mut techniques = stage(11);
+    techniques.tt = false;
+    let mut full_window = techniques;
+    full_window.pvs = false;
+    let mut re_searched = 0;
+    for pos in bk_boards() {
+        for depth in 3..=5 {
+            let mut searcher = Searcher::new(techniques, Params::default());
+            searcher.stats = Some(Stats::default());
+            let limits = Limits {
+                depth: Some(depth),
+                ..Limits::default()
+            };
+            let result = searcher.search(&pos, &[], limits, &mut |_| {});
+            let stats = searcher.stats.expect("stats were on");
+            assert!(stats.null_window_searches > 0);
+            re_searched += stats.re_searches;
+            let plain = search(full_window, &pos, depth);
+            assert_eq!(result.score, plain.score, "depth {depth}: {}", to_fen(&pos));
+        }
+    }
+    assert!(re_searched > 0, "no re-search happened at all");
+}
+// ANCHOR_END: stage-11-pvs--tests
+// ANCHOR: stage-12-nullmove--tests
+
+/// A mate found with null-move pruning is the mate found without it: a pass
+/// never produces a mate score, and the mating lines are searched for real.
+#[test]
+fn null_move_keeps_every_mate_in_one_and_two() {
+    let mut without = stage(12);
+    without.null_move = false;
+    for n in [1, 2] {
+        // The first five of each: the sixth mate in two costs millions of
+        // quiescence nodes without null moves, too many for a debug build.
+        for pos in mates_in(n).into_iter().take(5) {
+            // One ply more than the mate needs, so null moves are tried.
+            let depth = 2 * n as u32;
+            let with = search(stage(12), &pos, depth);
+            let plain = search(without, &pos, depth);
+            assert_eq!(mate_in_moves(with.score), n, "{}", to_fen(&pos));
+            assert_eq!(with.score, plain.score, "{}", to_fen(&pos));
+        }
+    }
+}
+
+/// cozy-chess's pass: refused in check, clears en passant, and counts as a
+/// move for the fifty-move rule (the halfmove clock goes up, not to zero).
+#[test]
+fn what_a_null_move_does_to_the_board() {
+    let in_check = board("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+    assert!(in_check.null_move().is_none());
+    let after_double_step = board("4k3/8/8/8/3pP3/8/8/4K3 b - e3 4 1");
+    let passed = after_double_step.null_move().expect("not in check");
+    assert_eq!(passed.en_passant(), None);
+    assert_eq!(passed.halfmove_clock(), 5);
+    assert_ne!(passed.side_to_move(), after_double_step.side_to_move());
+    // The position after a pass has its own key: the same pieces with the
+    // other side to move.
+    assert_ne!(position_key(&passed), position_key(&after_double_step));
+    let same_with_white_to_move = board("4k3/8/8/8/3pP3/8/8/4K3 w - - 5 1");
+    assert_eq!(
+        position_key(&passed),
+        position_key(&same_with_white_to_move)
+    );
+}
+// ANCHOR_END: stage-12-nullmove--tests

@@ -123,4 +123,114 @@ impl Searcher {
     // ANCHOR_END: null-verify
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::parse_fen;
+    use crate::notes::Stats;
+    use crate::params::Params;
+    use crate::stages::preset;
+    use crate::time::Limits;
+
+    /// A searcher set up at `fen` as the search would be at its root, with
+    /// counters on and the root marked as a non-PV node unless `pv`.
+    fn at(fen: &str, pv: bool) -> (Searcher, Board) {
+        let pos = parse_fen(fen).expect("test FEN is valid");
+        let mut searcher = Searcher::new(preset(12).expect("stage 12"), Params::default());
+        searcher.prepare(&pos, &[], Limits::default());
+        searcher.pv_nodes[0] = pv;
+        searcher.stats = Some(Stats::default());
+        (searcher, pos)
+    }
+
+    /// Try a null move at the root and say whether one was tried.
+    fn tried(searcher: &mut Searcher, pos: &Board, depth: i32, beta: i32) -> bool {
+        searcher.null_move_cutoff(pos, depth, 0, beta);
+        searcher.stats.as_ref().expect("stats are on").null_moves > 0
+    }
+
+    /// White is a rook up and to move: a pass should still hold beta.
+    const QUALIFYING: &str = "4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1";
+
+    #[test]
+    fn a_qualifying_node_tries_a_null_move_and_cuts() {
+        let (mut searcher, pos) = at(QUALIFYING, false);
+        assert!(tried(&mut searcher, &pos, 4, 0));
+        let stats = searcher.stats.expect("stats are on");
+        assert_eq!(stats.null_move_cutoffs, 1);
+        assert!(stats.null_move_nodes > 0);
+    }
+
+    #[test]
+    fn no_null_move_at_a_pv_node() {
+        let (mut searcher, pos) = at(QUALIFYING, true);
+        assert!(!tried(&mut searcher, &pos, 4, 0));
+    }
+
+    #[test]
+    fn no_null_move_in_check() {
+        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPP4/R3K2r w - - 0 1", false);
+        assert!(!tried(&mut searcher, &pos, 4, -10_000));
+    }
+
+    #[test]
+    fn no_null_move_with_only_king_and_pawns() {
+        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPPP3/4K3 w - - 0 1", false);
+        assert!(!tried(&mut searcher, &pos, 4, -10_000));
+    }
+
+    #[test]
+    fn no_null_move_below_the_minimum_depth() {
+        let (mut searcher, pos) = at(QUALIFYING, false);
+        let shallow = searcher.params.null_min_depth - 1;
+        assert!(!tried(&mut searcher, &pos, shallow, 0));
+    }
+
+    #[test]
+    fn no_null_move_when_the_evaluation_is_below_beta() {
+        let (mut searcher, pos) = at(QUALIFYING, false);
+        let beta = searcher.static_eval(&pos, 0) + 1;
+        assert!(!tried(&mut searcher, &pos, 4, beta));
+    }
+
+    #[test]
+    fn no_two_null_moves_in_a_row() {
+        let (mut searcher, pos) = at(QUALIFYING, false);
+        let passed = pos.null_move().expect("not in check");
+        searcher.push_null_move(&passed, 0);
+        searcher.pv_nodes[1] = false;
+        assert!(searcher.after_null_move());
+        // At ply 1, right after the pass, Black (a rook down) would have to
+        // beat a low beta: the evaluation allows it, the path does not.
+        assert!(!searcher.null_move_allowed(&passed, 4, 1, -10_000));
+        searcher.pop_null_move();
+        assert!(!searcher.after_null_move());
+    }
+
+    #[test]
+    fn a_mate_found_after_a_pass_claims_only_beta() {
+        // A position of the mate suite in which White mates even after a
+        // pass: the null-move search at depth 5 finds a mate score. A pass
+        // is no legal move, so the cutoff claims only beta.
+        let fen = "6rk/PP1PPPnp/1N1BN2P/7R/4B3/2Q5/P3KP2/6R1 w - - 0 1";
+        let (mut searcher, pos) = at(fen, false);
+        let beta = searcher.static_eval(&pos, 0) - 1;
+        assert_eq!(searcher.null_move_cutoff(&pos, 5, 0, beta), Some(beta));
+    }
+
+    #[test]
+    fn repetitions_do_not_reach_back_across_a_pass() {
+        // Keys R, A, B, C, D, A with the halfmove clock high enough: the
+        // last position repeats the one four plies back, inside the path.
+        let pos = parse_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 20 30").expect("valid");
+        let (mut searcher, _) = at(QUALIFYING, false);
+        searcher.keys = vec![1, 10, 11, 12, 13, 10];
+        searcher.root_index = 0;
+        searcher.null_moves.clear();
+        assert_eq!(searcher.draw_score(&pos), Some(crate::search::DRAW));
+        // With a pass at index 3, the positions before it are out of reach.
+        searcher.null_moves.push(3);
+        assert_eq!(searcher.draw_score(&pos), None);
+    }
+}
 // ANCHOR_END: stage-12-nullmove
