@@ -33,8 +33,8 @@ enum Command {
     Stats(StatsArgs),
     /// Run a UCI engine that plays random legal moves (a test opponent).
     Mover,
-    /// Record a match's --json summary as the [sprt] or [reliability] table
-    /// of a stage manifest.
+    /// Record a match's --json summary as a table of a stage manifest:
+    /// [sprt], [reliability], [reliability_fast], [versus_low], [versus_high].
     Record(RecordArgs),
     /// Print one recorded value of a manifest (scripts/sprt reads the
     /// command to repeat this way). The book's tables are made from the
@@ -53,8 +53,9 @@ struct RecordArgs {
     /// The stage manifest to update (stages/NN-slug.toml).
     #[arg(long, value_name = "FILE")]
     manifest: PathBuf,
-    /// The table to write: sprt (a test against the previous stage) or
-    /// reliability (a self-play failure count).
+    /// The table to write: sprt (a test against the previous stage),
+    /// reliability or reliability_fast (self-play failure counts), or
+    /// versus_low / versus_high (against a reference engine).
     #[arg(long, default_value = "sprt", value_parser = MatchTable::parse)]
     table: MatchTable,
     /// The commit the engine was built from. Default: `git rev-parse HEAD`

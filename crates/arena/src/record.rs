@@ -24,7 +24,8 @@ pub fn record(
 ) -> Result<String, String> {
     let record = match table {
         MatchTable::Sprt => sprt_record(report, commit)?,
-        MatchTable::Reliability => common_record(report, commit),
+        MatchTable::Reliability | MatchTable::ReliabilityFast => common_record(report, commit),
+        MatchTable::VersusLow | MatchTable::VersusHigh => rated_record(report, commit),
     };
     meta::manifest::record_match(manifest, table, &record)
 }
@@ -62,6 +63,28 @@ fn common_record(report: &Report, commit: &str) -> MatchRecord {
         no_answers: report.no_answers,
         commit: commit.to_string(),
         ..MatchRecord::default()
+    }
+}
+
+/// A match against a reference engine: the common fields and the Elo
+/// estimate from the pair counts (no test: the question is how strong, not
+/// whether stronger).
+fn rated_record(report: &Report, commit: &str) -> MatchRecord {
+    let pentanomial = Pentanomial {
+        counts: report.penta,
+    };
+    let estimate = pentanomial.elo();
+    let pick = |f: fn(&EloEstimate) -> f64, decimals| {
+        Some(round_to(estimate.as_ref().map_or(f64::NAN, f), decimals))
+    };
+    MatchRecord {
+        penta: Some(report.penta),
+        score: pick(|e| e.score, 4),
+        elo: pick(|e| e.elo, 2),
+        elo_error: pick(|e| e.elo_error, 2),
+        nelo: pick(|e| e.nelo, 2),
+        nelo_error: pick(|e| e.nelo_error, 2),
+        ..common_record(report, commit)
     }
 }
 

@@ -34,7 +34,40 @@ pub const OWN_SUFFIXES: &[&str] = &[
     "-soundness.md",
     "-sprt.md",
     "-reliability.md",
+    "-reliability-fast.md",
+    "-versus-low.md",
+    "-versus-high.md",
     "-psqt.svg",
+    // ANCHOR: stage-07-mvvlva--bookdata-suffixes
+    "-fail-high.md",
+    "-kiwipete.md",
+    // ANCHOR_END: stage-07-mvvlva--bookdata-suffixes
+    // ANCHOR: stage-08-tt--bookdata-suffixes
+    "-bucket.svg",
+    "-window.svg",
+    "-replacement.toml",
+    "-replacement.md",
+    "-fine70.md",
+    // ANCHOR_END: stage-08-tt--bookdata-suffixes
+    // ANCHOR: stage-09-killers--bookdata-suffixes
+    crate::quiet_ordering::DATA_SUFFIX,
+    crate::quiet_ordering::FAIL_HIGH_SUFFIX,
+    crate::quiet_ordering::DEPTH_SUFFIX,
+    // ANCHOR_END: stage-09-killers--bookdata-suffixes
+    // ANCHOR: stage-10-history--bookdata-suffixes
+    crate::quiet_ordering::VARIANTS_SUFFIX,
+    // ANCHOR_END: stage-10-history--bookdata-suffixes
+    // ANCHOR: stage-11-pvs--bookdata-suffixes
+    crate::quiet_ordering::DRAFT_SUFFIX,
+    // ANCHOR_END: stage-11-pvs--bookdata-suffixes
+    // ANCHOR: stage-12-nullmove--bookdata-suffixes
+    crate::nullmove::DATA_SUFFIX,
+    crate::nullmove::BENCH_SUFFIX,
+    crate::nullmove::BUDGET_SUFFIX,
+    crate::nullmove::MATES_SUFFIX,
+    crate::nullmove::ZUGZWANG_SUFFIX,
+    crate::nullmove::EXAMPLE_SUFFIX,
+    // ANCHOR_END: stage-12-nullmove--bookdata-suffixes
     // ANCHOR: main-only
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
@@ -131,6 +164,44 @@ pub fn render(
         // ANCHOR: stage-03-negamax--bookdata-trees-end
     }
     // ANCHOR_END: stage-03-negamax--bookdata-trees-end
+    // ANCHOR: stage-07-mvvlva--bookdata-render
+    files.extend(crate::ordering::render(stages)?);
+    // ANCHOR_END: stage-07-mvvlva--bookdata-render
+    // ANCHOR: stage-08-tt--bookdata-render
+    files.extend(crate::transposition::render(root, stages)?);
+    // ANCHOR_END: stage-08-tt--bookdata-render
+    // ANCHOR: stage-09-killers--bookdata-render
+    files.extend(crate::quiet_ordering::render(root, stages, series)?);
+    // ANCHOR_END: stage-09-killers--bookdata-render
+    // ANCHOR: stage-11-pvs--bookdata-render
+    {
+        let pvs = stage_with_id(stages, 11)?;
+        let traced = crate::pvs_tree::trace()?;
+        files.insert(
+            format!("{}-tree.svg", pvs.tag()),
+            crate::pvs_tree::svg(&traced),
+        );
+        files.insert(
+            format!("{}-tree.md", pvs.tag()),
+            crate::pvs_tree::caption(&traced)?,
+        );
+    }
+    // ANCHOR_END: stage-11-pvs--bookdata-render
+    // ANCHOR: stage-12-nullmove--bookdata-render
+    {
+        let nullmove = stage_with_id(stages, crate::nullmove::STAGE)?;
+        files.extend(crate::nullmove::render(root, stages, series)?);
+        let pictured = crate::nulltree::trace()?;
+        files.insert(
+            format!("{}-tree.svg", nullmove.tag()),
+            crate::nulltree::svg(&pictured),
+        );
+        files.insert(
+            format!("{}-tree.md", nullmove.tag()),
+            crate::nulltree::caption(&pictured)?,
+        );
+    }
+    // ANCHOR_END: stage-12-nullmove--bookdata-render
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
     // ANCHOR: main-only
@@ -168,6 +239,17 @@ pub fn generate(
         })?;
         measured.insert(stage.id(), own);
     }
+    // ANCHOR: stage-08-tt--bookdata-measure
+    crate::transposition::prepare(root, &stages, measure, progress)?;
+    // ANCHOR_END: stage-08-tt--bookdata-measure
+    // ANCHOR: stage-09-killers--bookdata-measure
+    if measure {
+        crate::quiet_ordering::measure(root, &stages, progress)?;
+    }
+    // ANCHOR_END: stage-09-killers--bookdata-measure
+    // ANCHOR: stage-12-nullmove--bookdata-measure
+    crate::nullmove::prepare(root, &stages, measure, progress)?;
+    // ANCHOR_END: stage-12-nullmove--bookdata-measure
     let files = render(root, &stages, &measured)?;
     let dir = root.join(GENERATED_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -233,6 +315,21 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
                 }
             }
         }
+        // ANCHOR: stage-08-tt--bookdata-recheck
+        let (count, problems) = crate::transposition::recheck(root, &stages);
+        report.remeasured += count;
+        report.problems.extend(problems);
+        // ANCHOR_END: stage-08-tt--bookdata-recheck
+        // ANCHOR: stage-09-killers--bookdata-recheck
+        let (count, problems) = crate::quiet_ordering::remeasure(root, &stages)?;
+        report.remeasured += count;
+        report.problems.extend(problems);
+        // ANCHOR_END: stage-09-killers--bookdata-recheck
+        // ANCHOR: stage-12-nullmove--bookdata-recheck
+        let (count, problems) = crate::nullmove::recheck(root, &stages);
+        report.remeasured += count;
+        report.problems.extend(problems);
+        // ANCHOR_END: stage-12-nullmove--bookdata-recheck
     }
     if !report.problems.is_empty() {
         return Ok(report);

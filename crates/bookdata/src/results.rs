@@ -11,7 +11,13 @@ use meta::{Manifest, MatchRecord, MatchTable};
 use crate::generate::Files;
 
 /// Endings of the files this module writes.
-pub const SUFFIXES: [&str; 2] = ["-sprt.md", "-reliability.md"];
+pub const SUFFIXES: [&str; 5] = [
+    "-sprt.md",
+    "-reliability.md",
+    "-reliability-fast.md",
+    "-versus-low.md",
+    "-versus-high.md",
+];
 
 /// The result files of every recorded table of the manifests.
 pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
@@ -27,9 +33,17 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
             // played it says so, rather than the include failing.
             files.insert(format!("{}-sprt.md", m.tag), not_recorded(m, &source));
         }
-        if let Some(reliability) = &m.reliability {
-            let text = reliability_markdown(reliability, &source);
-            files.insert(format!("{}-reliability.md", m.tag), text);
+        for table in [MatchTable::Reliability, MatchTable::ReliabilityFast] {
+            if let Some(record) = table.of(m) {
+                let text = reliability_markdown(record, &source, table);
+                files.insert(format!("{}-{}.md", m.tag, file_part(table)), text);
+            }
+        }
+        for table in [MatchTable::VersusLow, MatchTable::VersusHigh] {
+            if let Some(record) = table.of(m) {
+                let text = versus_markdown(record, &source, table);
+                files.insert(format!("{}-{}.md", m.tag, file_part(table)), text);
+            }
         }
     }
     Ok(files)
@@ -123,12 +137,28 @@ fn sprt_markdown(r: &MatchRecord, source: &str) -> Result<String, String> {
     ];
     md.push('\n');
     md.push_str(&two_columns("Result", &rows));
-    md.push_str(&command_text(r, source, ""));
+    md.push_str(&command_text(r, source, &repeat_flags(MatchTable::Sprt)));
     Ok(md)
 }
 
-fn reliability_markdown(r: &MatchRecord, source: &str) -> String {
-    let mut md = header(source, MatchTable::Reliability);
+/// A table's part of the file name: `reliability_fast` -> `reliability-fast`.
+fn file_part(table: MatchTable) -> String {
+    table.name().replace('_', "-")
+}
+
+/// The script and flags that repeat a table's match, before the stage.
+fn repeat_flags(table: MatchTable) -> String {
+    match table {
+        MatchTable::Sprt => "scripts/sprt ".to_string(),
+        MatchTable::Reliability => "scripts/sprt --reliability ".to_string(),
+        MatchTable::ReliabilityFast => "scripts/sprt --table reliability_fast ".to_string(),
+        MatchTable::VersusLow => "scripts/strength --repeat low ".to_string(),
+        MatchTable::VersusHigh => "scripts/strength --repeat high ".to_string(),
+    }
+}
+
+fn reliability_markdown(r: &MatchRecord, source: &str, table: MatchTable) -> String {
+    let mut md = header(source, table);
     md.push_str(&engines_table(r));
     let both = |[one, two]: [u64; 2]| (one + two).to_string();
     let rows = [
@@ -148,7 +178,38 @@ fn reliability_markdown(r: &MatchRecord, source: &str) -> String {
     ];
     md.push('\n');
     md.push_str(&two_columns("Self-play", &rows));
-    md.push_str(&command_text(r, source, "--reliability "));
+    md.push_str(&command_text(r, source, &repeat_flags(table)));
+    md
+}
+
+/// A match against a reference engine: how strong the stage plays against
+/// an opponent of a known rating.
+fn versus_markdown(r: &MatchRecord, source: &str, table: MatchTable) -> String {
+    let mut md = header(source, table);
+    md.push_str(&engines_table(r));
+    let elo = match (r.elo, r.elo_error) {
+        (Some(elo), Some(error)) if elo.is_finite() && error.is_finite() => {
+            format!("{} ± {}", signed(elo), plain(error))
+        }
+        (Some(elo), _) if elo.is_finite() => format!("{} (error not defined)", signed(elo)),
+        _ => "not defined (one side scored everything)".to_string(),
+    };
+    let rows = [
+        (
+            "Games",
+            format!(
+                "{} ({} won by the first engine, {} drawn, {} lost)",
+                r.games, r.wins, r.draws, r.losses
+            ),
+        ),
+        ("Elo difference (95%)", elo),
+        ("Losses by failure", failures_text(r)),
+        ("Openings", format!("`{}`, seed {}", r.book, r.seed)),
+        ("Engine built from", commit_text(&r.commit)),
+    ];
+    md.push('\n');
+    md.push_str(&two_columns("Result", &rows));
+    md.push_str(&command_text(r, source, &repeat_flags(table)));
     md
 }
 
@@ -207,7 +268,7 @@ fn command_text(r: &MatchRecord, source: &str, flags: &str) -> String {
         .collect();
     let id = id.trim_start_matches('0');
     format!(
-        "\nRepeat it with `scripts/sprt {flags}{id}`, which builds the engine and the \
+        "\nRepeat it with `{flags}{id}`, which builds the engine and the \
          arena and runs:\n\n```sh\n{}\n```\n",
         r.command
     )

@@ -36,6 +36,15 @@ pub struct Manifest {
     /// counts failures.
     #[serde(default)]
     pub reliability: Option<MatchRecord>,
+    /// `arena record --table reliability_fast`: the same at a harsher clock.
+    #[serde(default)]
+    pub reliability_fast: Option<MatchRecord>,
+    /// `arena record --table versus_low` / `versus_high`: matches against a
+    /// reference engine of known strength, one level below and one above.
+    #[serde(default)]
+    pub versus_low: Option<MatchRecord>,
+    #[serde(default)]
+    pub versus_high: Option<MatchRecord>,
 }
 
 /// Bench settings and the node counts recorded by `cb2026 stages --record`.
@@ -148,6 +157,12 @@ pub enum MatchTable {
     Sprt,
     /// `[reliability]`: a long self-play match that counts failures.
     Reliability,
+    /// `[reliability_fast]`: the same at a harsher clock.
+    ReliabilityFast,
+    /// `[versus_low]`, `[versus_high]`: against a reference engine set to a
+    /// known rating below and above the stage's strength.
+    VersusLow,
+    VersusHigh,
 }
 
 impl MatchTable {
@@ -156,15 +171,29 @@ impl MatchTable {
         match self {
             MatchTable::Sprt => "sprt",
             MatchTable::Reliability => "reliability",
+            MatchTable::ReliabilityFast => "reliability_fast",
+            MatchTable::VersusLow => "versus_low",
+            MatchTable::VersusHigh => "versus_high",
         }
     }
 
+    /// Every table, in the order the book shows them.
+    pub const ALL: [MatchTable; 5] = [
+        MatchTable::Sprt,
+        MatchTable::Reliability,
+        MatchTable::ReliabilityFast,
+        MatchTable::VersusLow,
+        MatchTable::VersusHigh,
+    ];
+
     pub fn parse(name: &str) -> Result<Self, String> {
-        match name {
-            "sprt" => Ok(MatchTable::Sprt),
-            "reliability" => Ok(MatchTable::Reliability),
-            _ => Err(format!("unknown table {name:?} (use sprt or reliability)")),
-        }
+        MatchTable::ALL
+            .into_iter()
+            .find(|table| table.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = MatchTable::ALL.iter().map(|t| t.name()).collect();
+                format!("unknown table {name:?} (use {})", names.join(", "))
+            })
     }
 
     /// The record of this table in a manifest, if there is one.
@@ -172,6 +201,9 @@ impl MatchTable {
         match self {
             MatchTable::Sprt => manifest.sprt.as_ref(),
             MatchTable::Reliability => manifest.reliability.as_ref(),
+            MatchTable::ReliabilityFast => manifest.reliability_fast.as_ref(),
+            MatchTable::VersusLow => manifest.versus_low.as_ref(),
+            MatchTable::VersusHigh => manifest.versus_high.as_ref(),
         }
     }
 }
