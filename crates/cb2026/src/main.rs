@@ -82,7 +82,7 @@ enum Command {
         depth: u32,
         #[arg(long)]
         stage: Option<u32>,
-        /// Print the search's counters (nodes, cutoffs, fail-high first %).
+        /// Print the search's counters (nodes and what each technique did).
         #[arg(long)]
         stats: bool,
         #[command(flatten)]

@@ -1,8 +1,8 @@
 // ANCHOR: stage-03-negamax
 //! `--set` and `--param`: the experiments the book's chapters suggest,
-//! from the command line. `cb2026 bench --set alphabeta=off` runs the bench
-//! with one technique switched off, as `set alphabeta off` does in the
-//! console; `--param NAME=VALUE` changes one of the search's numbers.
+//! from the command line. `cb2026 bench --set NAME=off` runs the bench with
+//! one technique switched off, as `set NAME off` does in the console;
+//! `--param NAME=VALUE` changes one of the search's numbers.
 
 use engine::bench::SearchSetup;
 use engine::params::Params;

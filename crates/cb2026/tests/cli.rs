@@ -147,14 +147,9 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 #[test]
 fn search_stats_count_the_searched_nodes() {
     let text = search_stats(KIWIPETE, "3", "3");
-    assert!(text.contains("fail-high first move"), "{text}");
-    assert_eq!(field(&text, "total nodes"), field(&text, "nodes"));
-    let main: u64 = field(&text, "main nodes").parse().expect("a number");
-    let quiescence: u64 = field(&text, "quiescence nodes").parse().expect("a number");
-    assert_eq!((main + quiescence).to_string(), field(&text, "nodes"));
-    // Plain negamax never cuts off, so there is no fail-high rate yet.
-    assert_eq!(field(&text, "beta cutoffs"), "0");
-    assert_eq!(field(&text, "fail-high first move"), "-");
+    assert_eq!(field(&text, "main nodes"), field(&text, "nodes"));
+    let deepest: usize = field(&text, "max ply").parse().expect("a number");
+    assert_eq!(deepest, 3, "{text}");
 }
 // ANCHOR_END: stage-03-negamax--tests
 
@@ -162,7 +157,7 @@ fn search_stats_count_the_searched_nodes() {
 #[test]
 fn search_stats_show_the_fail_high_rate_with_alpha_beta() {
     let text = search_stats(KIWIPETE, "4", "4");
-    assert_eq!(field(&text, "total nodes"), field(&text, "nodes"));
+    assert_eq!(field(&text, "main nodes"), field(&text, "nodes"));
     let cutoffs: u64 = field(&text, "beta cutoffs").parse().expect("a number");
     assert!(cutoffs > 0, "{text}");
     let rate = field(&text, "fail-high first move");
@@ -173,3 +168,15 @@ fn search_stats_show_the_fail_high_rate_with_alpha_beta() {
     assert!((0.0..=100.0).contains(&percent), "{rate}");
 }
 // ANCHOR_END: stage-04-alphabeta--tests
+
+// ANCHOR: stage-05-quiescence--tests
+#[test]
+fn search_stats_split_main_and_quiescence_nodes() {
+    let text = search_stats(KIWIPETE, "2", "5");
+    assert_eq!(field(&text, "total nodes"), field(&text, "nodes"));
+    let main: u64 = field(&text, "main nodes").parse().expect("a number");
+    let quiescence: u64 = field(&text, "quiescence nodes").parse().expect("a number");
+    assert_eq!((main + quiescence).to_string(), field(&text, "nodes"));
+    assert!(quiescence > main, "Kiwipete is all captures: {text}");
+}
+// ANCHOR_END: stage-05-quiescence--tests

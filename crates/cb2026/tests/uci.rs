@@ -499,7 +499,7 @@ fn go_before_position_searches_the_start_position() {
 }
 
 #[test]
-fn no_legal_move_answers_the_null_move() {
+fn no_legal_move_answers_0000() {
     let mut engine = Engine::start();
     // Stalemate, then checkmate (fool's mate).
     for fen in [

@@ -169,8 +169,7 @@ pub fn color_name(color: Color) -> &'static str {
 // ANCHOR_END: stage-01-board
 
 // ANCHOR: stage-03-negamax--key
-/// The key used to detect repetitions (and, later, to index the
-/// transposition table).
+/// The key that identifies a position: repetitions are detected by it.
 ///
 /// cozy-chess's `hash()` includes the en-passant file after every double pawn
 /// push, even when no pawn can capture. By the rules a position repeats when

@@ -286,7 +286,7 @@ impl Accumulator {
 
     // ANCHOR: blend
     /// Blend the two halves by phase and return the score from the point of
-    /// view of the side to move (negamax wants "good for me" to be positive).
+    /// view of the side to move (a search wants "good for me" positive).
     pub fn evaluate(&self, side_to_move: Color) -> i32 {
         // Promotions can push the phase above the maximum; clamp it.
         let phase = self.phase.clamp(0, MAX_PHASE);

@@ -2,7 +2,7 @@
 //! What the search may use: one switch per technique.
 //!
 //! Every technique the book introduces is a field of [`Techniques`], so it
-//! can be switched off (`set alphabeta off` in the console, a check option
+//! can be switched off (`set <name> off` in the console, a check option
 //! in a UCI GUI) to see what it does; its numbers live in `params.rs`. A
 //! stage's preset is the set of techniques stages 1..N enabled (see
 //! `stages.rs`).

@@ -48,14 +48,14 @@ pub struct Clock {
 /// for one ply more).
 pub const MAX_DEPTH: u32 = 127;
 
-/// Depth of a search without iterative deepening when `go` names no depth:
-/// such a search cannot adapt to the clock.
+/// Depth of a search that cannot adapt to the clock, when `go` names no
+/// depth.
 pub const FIXED_DEPTH: u32 = 4;
 
 /// When to stop searching.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Search this deep (with iterative deepening: no deeper).
+    /// Search this deep (or, searching deeper and deeper, no deeper).
     pub depth: Option<u32>,
     /// Stop after this many nodes.
     pub nodes: Option<u64>,
@@ -158,11 +158,11 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
     let available = time.saturating_sub(move_overhead_ms).max(1);
     let moves_to_go = clock.movestogo.unwrap_or(DEFAULT_MOVES_TO_GO).clamp(1, 100);
     // An even share of the remaining time, plus most of the increment we
-    // get back after the move.
-    let share = available / moves_to_go + inc.min(available) * 3 / 4;
+    // get back after the move. (Saturating: a GUI may send any number.)
+    let share = (available / moves_to_go).saturating_add(inc.min(available).saturating_mul(3) / 4);
     // Never plan on more than 80% of what is left, nor let one move take
     // more than two shares even when a deep iteration runs long.
-    let hard = (share * 2).min(available * 4 / 5).max(1);
+    let hard = share.saturating_mul(2).min(available.saturating_mul(4) / 5).max(1);
     // Stop deepening after half a share: the next iteration usually takes
     // longer than all the previous ones together.
     let soft = (share / 2).min(hard).max(1);

@@ -626,9 +626,9 @@ fn time_limited_search_returns_a_legal_move() {
 
 // ANCHOR: stage-07-mvvlva--tests
 /// The sound techniques change how much of the tree is searched, never
-/// what it is worth: with the transposition table off (whose entries may
-/// come from other depths), switching any of them off leaves the root
-/// score of a fixed-depth search unchanged.
+/// what it is worth: switching any of them off leaves the root score of a
+/// fixed-depth search unchanged (with every technique that changes scores
+/// on purpose switched off).
 fn sound_techniques() -> Vec<&'static str> {
     vec![
         // Each chapter that adds one names it here.

@@ -339,8 +339,8 @@ impl Searcher {
         }
     }
 
-    /// Score at the horizon when there is no quiescence search: the static
-    /// evaluation, unless the game is already over.
+    /// Score at the horizon: the static evaluation, unless the game is
+    /// already over.
     fn leaf_score(&self, pos: &Board, ply: usize) -> i32 {
         if has_legal_move(pos) {
             self.static_eval(pos, ply)
