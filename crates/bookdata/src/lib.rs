@@ -36,6 +36,12 @@ pub mod tree;
 // ANCHOR: stage-04-alphabeta--bookdata-soundness
 pub mod soundness;
 // ANCHOR_END: stage-04-alphabeta--bookdata-soundness
+// ANCHOR: stage-07-mvvlva--bookdata-ordering
+pub mod ordering;
+// ANCHOR_END: stage-07-mvvlva--bookdata-ordering
+// ANCHOR: stage-08-tt--bookdata-transposition
+pub mod transposition;
+// ANCHOR_END: stage-08-tt--bookdata-transposition
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {

@@ -115,12 +115,14 @@ impl<'a> MovePicker<'a> {
     }
 }
 
+// ANCHOR: picker-next
 impl Iterator for MovePicker<'_> {
     type Item = Move;
 
     /// The next move to search, or `None` when every move has been handed
     /// out.
     fn next(&mut self) -> Option<Move> {
+        // ANCHOR_END: picker-next
         // ANCHOR_END: stage-03-negamax--next
         // ANCHOR: stage-06-iterative--next
         if let Some(mv) = self.next_pv_move() {
@@ -148,9 +150,11 @@ impl Iterator for MovePicker<'_> {
         }
         // ANCHOR_END: stage-09-killers--next
         // ANCHOR: stage-03-negamax--generated
+        // ANCHOR: picker-next-end
         self.next_generated()
     }
 }
+// ANCHOR_END: picker-next-end
 
 impl MovePicker<'_> {
     /// The generated moves, in order, skipping those not wanted.
@@ -277,6 +281,7 @@ impl MovePicker<'_> {
 // ANCHOR_END: stage-06-iterative
 // ANCHOR: stage-07-mvvlva
 
+// ANCHOR: scored-moves
 /// Moves with a score each, handed out best first. Instead of sorting the
 /// whole list, each call finds the best of the moves not yet handed out
 /// (one step of a selection sort): after a cutoff the rest are never
@@ -320,6 +325,7 @@ impl ScoredMoves {
     }
     // ANCHOR_END: select-best
 }
+// ANCHOR_END: scored-moves
 
 // ANCHOR: mvv-lva
 /// Most valuable victim, least valuable attacker: a capture scores eight
@@ -336,6 +342,7 @@ pub fn mvv_lva(pos: &Board, mv: Move) -> i32 {
 }
 // ANCHOR_END: mvv-lva
 
+// ANCHOR: next-capture
 impl MovePicker<'_> {
     /// Hand out captures and promotions first, best MVV-LVA score first,
     /// then the quiet moves.
@@ -360,6 +367,7 @@ impl MovePicker<'_> {
         }
     }
 }
+// ANCHOR_END: next-capture
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-08-tt
 

@@ -11,6 +11,7 @@
 
 use cozy_chess::{Move, Piece, Square};
 
+// ANCHOR: entry
 /// How the stored score relates to the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -33,6 +34,7 @@ pub struct Entry {
     pub depth: i32,
     pub bound: Bound,
 }
+// ANCHOR_END: entry
 
 // ANCHOR: bucket
 /// One slot: the position's full 64-bit key, to tell positions that share a
@@ -62,10 +64,12 @@ struct Bucket {
 const SLOTS: usize = 4;
 // ANCHOR_END: bucket
 
+// ANCHOR: hash-size
 /// The size of the table when the GUI sets none (UCI option `Hash`).
 pub const DEFAULT_HASH_MB: usize = 16;
 /// The largest table `Hash` accepts.
 pub const MAX_HASH_MB: usize = 65536;
+// ANCHOR_END: hash-size
 
 /// The transposition table.
 pub struct TranspositionTable {
@@ -77,6 +81,7 @@ pub struct TranspositionTable {
     pub replace: Replace,
 }
 
+// ANCHOR: replace
 /// Which slot of its bucket a new entry takes when none is empty and none
 /// holds the same position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -89,6 +94,7 @@ pub enum Replace {
     /// new entry always takes it: the newest result is the most relevant.
     Always,
 }
+// ANCHOR_END: replace
 
 impl Replace {
     /// The policy `Params::tt_replace` names: 0 depth-preferred, 1 always.
@@ -107,6 +113,7 @@ impl Default for TranspositionTable {
 }
 
 impl TranspositionTable {
+    // ANCHOR: new-table
     /// A table of `mb` megabytes (2^20 bytes), or an error if the memory
     /// cannot be had: the caller keeps its old table then.
     pub fn new(mb: usize) -> Result<Self, String> {
@@ -122,6 +129,7 @@ impl TranspositionTable {
             replace: Replace::default(),
         })
     }
+    // ANCHOR_END: new-table
 
     /// A one-bucket table, the fallback when not even the default fits.
     fn tiny() -> Self {
@@ -137,6 +145,7 @@ impl TranspositionTable {
         (self.buckets.len() * std::mem::size_of::<Bucket>()) >> 20
     }
 
+    // ANCHOR: clear
     /// Forget everything (`ucinewgame`).
     pub fn clear(&mut self) {
         self.buckets.fill(Bucket::default());
@@ -147,6 +156,7 @@ impl TranspositionTable {
     pub fn new_search(&mut self) {
         self.age = (self.age + 1) % 64;
     }
+    // ANCHOR_END: clear
 
     // ANCHOR: index
     /// The bucket of `key`: the high bits of `key * buckets`, which spreads
@@ -196,6 +206,7 @@ impl TranspositionTable {
     }
     // ANCHOR_END: store
 
+    // ANCHOR: hashfull
     /// Permille of the first thousand slots in use by this search (UCI
     /// `hashfull`): a sample, so that it costs nothing to report.
     pub fn hashfull(&self) -> u32 {
@@ -209,8 +220,10 @@ impl TranspositionTable {
         let sampled = (self.buckets.len() * SLOTS).min(1000);
         (used * 1000 / sampled.max(1)) as u32
     }
+    // ANCHOR_END: hashfull
 }
 
+// ANCHOR: worth-keeping
 /// How much a slot is worth keeping: empty slots are worth nothing, then
 /// entries from older searches, then shallow ones.
 fn worth_keeping(data: u64, age: u8) -> i32 {
@@ -220,6 +233,7 @@ fn worth_keeping(data: u64, age: u8) -> i32 {
     let searches_ago = (age as i32 - age_bits(data) as i32).rem_euclid(64);
     depth_bits(data) as i32 - 8 * searches_ago
 }
+// ANCHOR_END: worth-keeping
 
 // ANCHOR: mate-scores
 /// Mate scores count plies from the root ("mate in 5 from here" is

@@ -303,6 +303,7 @@ impl Searcher {
     }
     // ANCHOR_END: tt-cutoff-rule
 
+    // ANCHOR: searcher-store
     /// Remember what this node found.
     fn store(
         &mut self,
@@ -321,6 +322,7 @@ impl Searcher {
         };
         self.tt.store(key, entry);
     }
+    // ANCHOR_END: searcher-store
 }
 // ANCHOR_END: stage-08-tt--cutoff
 // ANCHOR: stage-10-history

@@ -52,10 +52,12 @@ impl Searcher {
             }
         }
 
+        // ANCHOR: quiescence-picker
         // Without some order the capture tree explodes: the picker tries to
         // take the most valuable piece first, so the refutation usually
         // comes first.
         let mut picker = MovePicker::for_quiescence(pos);
+        // ANCHOR_END: quiescence-picker
         // ANCHOR: stage-07-mvvlva
         if self.techniques.mvv_lva {
             picker.mvv_lva();
