@@ -21,9 +21,11 @@ pub mod captions;
 pub mod chart;
 pub mod claims;
 // ANCHOR: main-only
+pub mod commands;
 pub mod diffs;
 // ANCHOR_END: main-only
 pub mod generate;
+pub mod links;
 pub mod results;
 pub mod series;
 pub mod tables;

@@ -41,7 +41,53 @@ enum Command {
     /// Check that every include and image of book/src gives something, and
     /// that every listing has its caption.
     CheckIncludes,
+    /// Check that every link of book/src and the README resolves: chapters,
+    /// headings' anchors and repository files (offline; web links are not
+    /// followed).
+    CheckLinks,
+    // ANCHOR: main-only
+    /// Run every shell block of the README and the book, in order, in a
+    /// fresh clone of HEAD, as a reader types them; check (or write) the
+    /// output files the chapters include. Long blocks (`# long: why` as
+    /// their first line) only have their commands checked unless --long.
+    Commands(CommandsArgs),
+    // ANCHOR_END: main-only
 }
+
+// ANCHOR: main-only
+#[derive(clap::Args)]
+struct CommandsArgs {
+    /// Run the long blocks too (they take minutes or hours).
+    #[arg(long)]
+    long: bool,
+    /// List the blocks and what would run (with --long: the long blocks
+    /// only, with their markers); run nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Write the output files (book/src/generated/*.out.md) from this run
+    /// instead of failing when they differ.
+    #[arg(long)]
+    write: bool,
+    /// Test the work tree (its changes committed on top of HEAD in the
+    /// clone), not HEAD.
+    #[arg(long)]
+    worktree: bool,
+    /// Keep the clone afterwards.
+    #[arg(long)]
+    keep: bool,
+    /// Seconds a command may take (its build not counted).
+    #[arg(long, value_name = "SECONDS", default_value_t = bookdata::commands::DEFAULT_BUDGET)]
+    budget: u64,
+    /// Only the blocks of these Markdown files (paths from the root, e.g.
+    /// book/src/ch03-negamax.md).
+    #[arg(long, value_name = "FILE")]
+    only: Vec<String>,
+    /// The target directory of the clone's builds (default
+    /// target/book-commands/target).
+    #[arg(long, value_name = "DIR")]
+    target_dir: Option<PathBuf>,
+}
+// ANCHOR_END: main-only
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -50,6 +96,10 @@ fn main() -> ExitCode {
         Command::Generate { no_measure } => generate_command(&root, !no_measure),
         Command::Check { no_measure } => check_command(&root, !no_measure),
         Command::CheckIncludes => check_includes_command(&root),
+        Command::CheckLinks => check_links_command(&root),
+        // ANCHOR: main-only
+        Command::Commands(args) => commands_command(&root, args),
+        // ANCHOR_END: main-only
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -134,3 +184,100 @@ fn check_captions(root: &std::path::Path) -> Result<(), String> {
     );
     Ok(())
 }
+
+fn check_links_command(root: &std::path::Path) -> Result<(), String> {
+    let report = bookdata::links::check(root, "book/src", &["README.md"])?;
+    for problem in &report.problems {
+        println!("LINK {problem}");
+    }
+    if !report.problems.is_empty() {
+        return Err(format!(
+            "{} of {} links do not resolve",
+            report.problems.len(),
+            report.links
+        ));
+    }
+    println!(
+        "{} links in {} Markdown files all resolve ({} web links not followed)",
+        report.links, report.files, report.external
+    );
+    Ok(())
+}
+
+// ANCHOR: main-only
+fn commands_command(root: &std::path::Path, args: CommandsArgs) -> Result<(), String> {
+    use bookdata::commands::{self, Outcome};
+    let start = Instant::now();
+    let options = commands::Options {
+        long: args.long,
+        dry_run: args.dry_run,
+        write: args.write,
+        worktree: args.worktree,
+        keep: args.keep,
+        budget: args.budget,
+        only: args.only,
+        target_dir: args.target_dir,
+    };
+    let report = commands::run(root, &options, &mut |line| println!("{line}"))?;
+    for problem in &report.problems {
+        println!("PROBLEM {problem}");
+    }
+    if options.dry_run {
+        let long = report
+            .blocks
+            .iter()
+            .filter(|b| b.block.long.is_some())
+            .count();
+        println!(
+            "{} blocks ({long} long), {} commands",
+            report.blocks.len(),
+            report
+                .blocks
+                .iter()
+                .map(|b| b.block.commands.len())
+                .sum::<usize>()
+        );
+    } else {
+        println!();
+        for b in &report.blocks {
+            let outcome = match &b.outcome {
+                Outcome::Ran => "ran".to_string(),
+                Outcome::Checked => "checked (long)".to_string(),
+                Outcome::Skipped => "skipped (an earlier block failed)".to_string(),
+                Outcome::Failed(why) => format!("FAILED: {why}"),
+            };
+            println!(
+                "{:<40} {:>6.1} s {:>6.1} s CPU  {outcome}",
+                b.block.place(),
+                b.seconds,
+                b.cpu
+            );
+        }
+        for name in &report.written {
+            println!("wrote {name}");
+        }
+    }
+    let failed = report
+        .blocks
+        .iter()
+        .filter(|b| matches!(b.outcome, Outcome::Failed(_)))
+        .count();
+    if report.failed() {
+        return Err(format!(
+            "{failed} block(s) failed, {} other problem(s)",
+            report.problems.len()
+        ));
+    }
+    if !options.dry_run {
+        println!(
+            "{} blocks, {} commands run ({} more reused), {:.0} s, {:.0} s of CPU time",
+            report.blocks.len(),
+            report.commands,
+            report.reused,
+            start.elapsed().as_secs_f64(),
+            report.cpu
+        );
+    }
+    Ok(())
+}
+// ANCHOR_END: main-only
