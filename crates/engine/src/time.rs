@@ -107,6 +107,7 @@ impl Limits {
 // ANCHOR_END: stage-03-negamax--fixed-depth
 // ANCHOR: stage-06-iterative
 
+// ANCHOR: time-budget
 /// The two time limits for one move.
 ///
 /// The *soft* limit is checked between iterations: once it has passed,
@@ -120,6 +121,7 @@ pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
 }
+// ANCHOR_END: time-budget
 
 impl Limits {
     /// The deepest iteration of iterative deepening.

@@ -519,6 +519,7 @@ impl Searcher {
     }
     // ANCHOR_END: pv-move
 
+    // ANCHOR: hard-limit
     /// Out of time: the hard limit is the most this move may take.
     fn past_hard_limit(&self) -> bool {
         match &self.limits.time {
@@ -528,6 +529,7 @@ impl Searcher {
             _ => false,
         }
     }
+    // ANCHOR_END: hard-limit
 
     // ANCHOR: iteration-limit
     /// Should iterative deepening stop after this iteration? Past the soft

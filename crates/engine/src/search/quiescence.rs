@@ -10,6 +10,7 @@ use crate::notes::Note;
 
 impl Searcher {
     // ANCHOR: quiescence
+    // ANCHOR: quiescence-head
     /// Quiescence search: past the horizon, keep searching captures and
     /// promotions until the position is quiet, so that the static
     /// evaluation is never taken in the middle of an exchange.
@@ -51,6 +52,7 @@ impl Searcher {
                 return stand_pat;
             }
         }
+        // ANCHOR_END: quiescence-head
 
         // ANCHOR: quiescence-picker
         // Without some order the capture tree explodes: the picker tries to
@@ -63,6 +65,7 @@ impl Searcher {
             picker.mvv_lva();
         }
         // ANCHOR_END: stage-07-mvvlva
+        // ANCHOR: quiescence-loop
         let mut move_count = 0;
         for mv in picker {
             move_count += 1;
@@ -89,6 +92,7 @@ impl Searcher {
         }
         best
     }
+    // ANCHOR_END: quiescence-loop
     // ANCHOR_END: quiescence
 }
 // ANCHOR_END: stage-05-quiescence
