@@ -44,6 +44,12 @@ pub mod ordering;
 // ANCHOR: stage-08-tt--bookdata-transposition
 pub mod transposition;
 // ANCHOR_END: stage-08-tt--bookdata-transposition
+// ANCHOR: stage-09-killers--bookdata-counters
+pub mod quiet_ordering;
+// ANCHOR_END: stage-09-killers--bookdata-counters
+// ANCHOR: stage-11-pvs--bookdata-pvs-tree
+pub mod pvs_tree;
+// ANCHOR_END: stage-11-pvs--bookdata-pvs-tree
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {
