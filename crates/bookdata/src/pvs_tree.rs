@@ -543,6 +543,14 @@ pub fn svg(traced: &Traced) -> String {
 /// the chapter describes.
 pub fn caption(traced: &Traced) -> Result<String, String> {
     check_walkthrough(traced)?;
+    if traced.without_pvs >= traced.nodes.len() as u64 {
+        return Err(format!(
+            "chapter 11 says that in this tiny tree PVS costs nodes, but it searched {} \
+             against {} without PVS",
+            traced.nodes.len(),
+            traced.without_pvs
+        ));
+    }
     let best = traced
         .result
         .best_move
