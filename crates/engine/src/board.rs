@@ -137,9 +137,13 @@ pub fn move_to_uci(board: &Board, mv: Move) -> String {
 /// Parse a UCI move and check that it is legal in `board`. Accepts castling
 /// both as `e1g1` (UCI) and as `e1h1` (king takes rook).
 pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, String> {
+    // cozy-chess reads the first five characters and no more: also check
+    // that the move writes back as the same text (no `e2e4x`, no `e2e4k`).
     let mut mv: Move = text
         .parse()
-        .map_err(|_| format!("'{text}' is not a move in UCI notation"))?;
+        .ok()
+        .filter(|mv: &Move| mv.to_string() == text)
+        .ok_or_else(|| format!("'{text}' is not a move in UCI notation"))?;
     let from_is_king = board.piece_on(mv.from) == Some(Piece::King)
         && board.color_on(mv.from) == Some(board.side_to_move());
     let two_files = (mv.from.file() as i32 - mv.to.file() as i32).abs() == 2;

@@ -30,10 +30,7 @@ const MAX_LINE: usize = 1 << 20;
 /// Run the engine on `input` and `output` until `quit` or the end of the
 /// input.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
-    let mut console = Console {
-        uci: Uci::new(Output::new(output)),
-    };
-    console.run(input);
+    Console::new(output).run(input);
 }
 
 /// The UCI protocol, and the commands for people around it.
@@ -42,6 +39,20 @@ pub struct Console {
 }
 
 impl Console {
+    /// An engine in the start position that answers on `output`. Tests and
+    /// fuzzers drive it a line at a time with [`Console::handle`] (and end
+    /// with `stop`, as a GUI does).
+    pub fn new(output: impl Write + Send + 'static) -> Self {
+        Console {
+            uci: Uci::new(Output::new(output)),
+        }
+    }
+
+    /// The current position.
+    pub fn board(&self) -> &Board {
+        self.uci.board()
+    }
+
     // ANCHOR: read-loop
     /// Read and handle lines until `quit` or the end of the input.
     fn run(&mut self, mut input: impl BufRead) {

@@ -164,7 +164,10 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
     let share = (available / moves_to_go).saturating_add(inc.min(available).saturating_mul(3) / 4);
     // Never plan on more than 80% of what is left, nor let one move take
     // more than two shares even when a deep iteration runs long.
-    let hard = share.saturating_mul(2).min(available.saturating_mul(4) / 5).max(1);
+    let hard = share
+        .saturating_mul(2)
+        .min(available.saturating_mul(4) / 5)
+        .max(1);
     // Stop deepening after half a share: the next iteration usually takes
     // longer than all the previous ones together.
     let soft = (share / 2).min(hard).max(1);

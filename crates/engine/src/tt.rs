@@ -117,11 +117,17 @@ impl TranspositionTable {
     /// A table of `mb` megabytes (2^20 bytes), or an error if the memory
     /// cannot be had: the caller keeps its old table then.
     pub fn new(mb: usize) -> Result<Self, String> {
-        let count = (mb.clamp(1, MAX_HASH_MB) << 20) / std::mem::size_of::<Bucket>();
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        let count = (mb << 20) / std::mem::size_of::<Bucket>();
+        let refused = || format!("cannot allocate {mb} MB for the transposition table");
+        // Filling the table touches every page, and Linux, which promises
+        // more memory than it has, would kill the process then rather than
+        // fail the allocation: ask first what it can still give.
+        if available_mb().is_some_and(|available| mb > available) {
+            return Err(refused());
+        }
         let mut buckets = Vec::new();
-        buckets
-            .try_reserve_exact(count)
-            .map_err(|_| format!("cannot allocate {mb} MB for the transposition table"))?;
+        buckets.try_reserve_exact(count).map_err(|_| refused())?;
         buckets.resize(count, Bucket::default());
         Ok(TranspositionTable {
             buckets,
@@ -224,6 +230,30 @@ impl TranspositionTable {
 }
 
 // ANCHOR: worth-keeping
+/// Megabytes the system can still give this process, where it says:
+/// Linux's `MemAvailable`, or what is left under the process's cgroup
+/// limit if that is less. `None` where neither can be read.
+fn available_mb() -> Option<usize> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: u64 = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    let mut bytes = kb.saturating_mul(1024);
+    let cgroup = |file: &str| -> Option<u64> {
+        let text = std::fs::read_to_string(format!("/sys/fs/cgroup/{file}")).ok()?;
+        text.trim().parse().ok()
+    };
+    if let (Some(max), Some(used)) = (cgroup("memory.max"), cgroup("memory.current")) {
+        bytes = bytes.min(max.saturating_sub(used));
+    }
+    Some((bytes >> 20) as usize)
+}
+
 /// How much a slot is worth keeping: empty slots are worth nothing, then
 /// entries from older searches, then shallow ones.
 fn worth_keeping(data: u64, age: u8) -> i32 {
@@ -327,5 +357,24 @@ fn unpack_move(bits: u16) -> Option<Move> {
         to: Square::index(((bits >> 6) & 63) as usize),
         promotion,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// More than the system says it can give is refused before allocating,
+    /// so that the process is never killed for touching it.
+    #[test]
+    fn a_table_larger_than_the_available_memory_is_refused() {
+        let Some(available) = available_mb() else {
+            return; // not Linux: nothing to ask
+        };
+        if available < MAX_HASH_MB {
+            let refused = TranspositionTable::new(available + 1);
+            let error = refused.err().expect("refused");
+            assert!(error.contains("cannot allocate"), "{error}");
+        }
+    }
 }
 // ANCHOR_END: stage-08-tt

@@ -20,6 +20,8 @@ use crate::techniques::{TECHNIQUES, Techniques, find_technique};
 use crate::time::GoArgs;
 // ANCHOR_END: stage-01-board
 // ANCHOR: stage-03-negamax--imports
+use std::any::Any;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
@@ -82,6 +84,9 @@ pub struct Uci {
     searcher: Option<Searcher>,
     /// The search thread, which hands the searcher back when it is done.
     running: Option<(JoinHandle<Searcher>, Arc<SearchControl>)>,
+    /// Tests only: make the next searches panic, to see the panic contained.
+    #[cfg(test)]
+    panic_in_search: bool,
     // ANCHOR_END: stage-03-negamax--state
     // ANCHOR: stage-06-iterative--state
     move_overhead_ms: u64,
@@ -110,6 +115,8 @@ impl Uci {
             // ANCHOR: stage-03-negamax--new
             searcher: Some(Searcher::new(techniques, Params::default())),
             running: None,
+            #[cfg(test)]
+            panic_in_search: false,
             // ANCHOR_END: stage-03-negamax--new
             // ANCHOR: stage-06-iterative--new
             move_overhead_ms: OVERHEAD_DEFAULT_MS,
@@ -376,8 +383,11 @@ impl Uci {
             match handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
+                    // The thread died outside the search, before its
+                    // `bestmove` (the search's own panics are caught inside).
                     self.out
-                        .error("the search thread failed; starting a new one");
+                        .error("the search panicked outside the search; starting a new one");
+                    self.out.send(&first_legal_line(&self.board, &[]));
                     self.searcher = Some(Searcher::new(self.techniques, self.params));
                 }
             }
@@ -406,17 +416,57 @@ impl Uci {
         let history: Vec<u64> = self.history.iter().map(position_key).collect();
         let out = self.out.clone();
         let thread_control = Arc::clone(&control);
+        #[cfg(test)]
+        let fault = self.panic_in_search;
         let handle = std::thread::spawn(move || {
-            let mut send_report = |report: &Report| out.send(&format_info(&board, report));
-            let result = searcher.search(&board, &history, limits, &mut send_report);
+            let mut send_report = |report: &Report| {
+                #[cfg(test)]
+                assert!(!fault, "a fault injected by a test");
+                out.send(&format_info(&board, report))
+            };
+            // A panic here is a bug in the search. It must not cost the game:
+            // the GUI still gets a legal move, and the loop keeps the
+            // searcher, whose next search starts afresh (`prepare`).
+            let searched = panic::catch_unwind(AssertUnwindSafe(|| {
+                let result = searcher.search(&board, &history, limits, &mut send_report);
+                bestmove_line(&board, &result)
+            }));
+            let line = searched.unwrap_or_else(|cause| {
+                let why = panic_message(cause.as_ref());
+                out.error(&format!(
+                    "the search panicked ({why}); playing a legal move"
+                ));
+                first_legal_line(&board, &go.searchmoves)
+            });
             // UCI allows `bestmove` only once the GUI has ended the search.
             while thread_control.must_wait(go.infinite) {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            out.send(&bestmove_line(&board, &result));
+            out.send(&line);
             searcher
         });
         self.running = Some((handle, control));
+    }
+}
+
+/// `bestmove` with the first legal move `searchmoves` allows, for when the
+/// search could not answer.
+fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
+    let only = |mv: &Move| searchmoves.is_empty() || searchmoves.contains(mv);
+    match legal_moves(board).iter().copied().find(only) {
+        Some(mv) => format!("bestmove {}", move_to_uci(board, mv)),
+        None => "bestmove 0000".to_string(),
+    }
+}
+
+/// The text a panic was raised with.
+fn panic_message(cause: &(dyn Any + Send)) -> &str {
+    if let Some(text) = cause.downcast_ref::<&str>() {
+        text
+    } else if let Some(text) = cause.downcast_ref::<String>() {
+        text
+    } else {
+        "no message"
     }
 }
 
@@ -628,3 +678,112 @@ impl Uci {
     }
 }
 // ANCHOR_END: stage-08-tt
+// ANCHOR: stage-03-negamax--tests
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+    use std::time::{Duration, Instant};
+
+    use super::*;
+    use crate::board::parse_uci_move;
+
+    /// What the engine printed, shared with its search thread.
+    #[derive(Clone, Default)]
+    struct Printed(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Printed {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Printed {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().unwrap();
+            String::from_utf8_lossy(&bytes)
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+
+        /// The `bestmove` lines, once there are `count` of them (waiting
+        /// for the search thread up to 30 s).
+        fn bestmoves(&self, count: usize) -> Vec<String> {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            loop {
+                let found: Vec<String> = self
+                    .lines()
+                    .into_iter()
+                    .filter(|l| l.starts_with("bestmove"))
+                    .collect();
+                if found.len() >= count || Instant::now() > deadline {
+                    return found;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
+    }
+
+    fn is_legal(board: &Board, line: &str) -> bool {
+        let text = line.split_whitespace().nth(1).unwrap_or("");
+        parse_uci_move(board, text).is_ok()
+    }
+
+    /// A panic in the search thread (injected: test builds only) costs the
+    /// GUI nothing: an error line, a legal `bestmove` for the pending `go`,
+    /// the loop alive and the next search normal.
+    #[test]
+    fn a_panicking_search_still_answers_and_the_next_search_works() {
+        let printed = Printed::default();
+        let mut uci = Uci::new(Output::new(printed.clone()));
+        uci.handle("position", &["startpos", "moves", "e2e4"]);
+        let board = uci.board().clone();
+
+        uci.panic_in_search = true;
+        uci.handle("go", &["depth", "3"]);
+        let moves = printed.bestmoves(1);
+        assert_eq!(moves.len(), 1, "{:?}", printed.lines());
+        assert!(is_legal(&board, &moves[0]), "{}", moves[0]);
+        let errors: Vec<String> = printed
+            .lines()
+            .into_iter()
+            .filter(|l| l.starts_with("info string error: the search panicked"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{:?}", printed.lines());
+        assert!(
+            errors[0].contains("a fault injected by a test"),
+            "{}",
+            errors[0]
+        );
+
+        // The next search, without the fault, is a normal one.
+        uci.panic_in_search = false;
+        uci.handle("go", &["depth", "3"]);
+        let moves = printed.bestmoves(2);
+        assert_eq!(moves.len(), 2, "{:?}", printed.lines());
+        assert!(is_legal(&board, &moves[1]), "{}", moves[1]);
+        let lines = printed.lines();
+        let after = lines.iter().position(|l| l == &moves[0]).unwrap();
+        assert!(lines[after..].iter().any(|l| l.starts_with("info depth 3")));
+        assert!(!lines[after..].iter().any(|l| l.contains("error")));
+
+        // `go infinite` still waits for `stop`, and the answer keeps to
+        // `searchmoves`.
+        uci.panic_in_search = true;
+        uci.handle("go", &["infinite", "searchmoves", "a7a6"]);
+        std::thread::sleep(Duration::from_millis(100));
+        assert_eq!(printed.bestmoves(0).len(), 2, "no bestmove before stop");
+        uci.stop_search();
+        let moves = printed.bestmoves(3);
+        assert_eq!(moves.last().map(String::as_str), Some("bestmove a7a6"));
+        uci.handle("isready", &[]);
+        assert_eq!(printed.lines().last().map(String::as_str), Some("readyok"));
+    }
+}
+// ANCHOR_END: stage-03-negamax--tests

@@ -72,6 +72,34 @@ fn castling_without_the_right_or_through_check_is_rejected() {
     assert!(parse_uci_move(&through_check, "e1c1").is_ok());
 }
 
+/// A move is four characters, or five with a promotion piece; cozy-chess's
+/// parser alone reads the first five and ignores the rest. (Found by the
+/// stream test and the fuzzer.)
+#[test]
+fn move_text_with_more_or_other_characters_is_refused() {
+    let start = board("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(parse_uci_move(&start, "e2e4").is_ok());
+    for text in [
+        "e2e4k",
+        "e2e4p",
+        "e2e4x",
+        "e2e4q",
+        "e2e4 ",
+        "E2E4",
+        "e2e4\u{fffd}",
+        "e2e",
+    ] {
+        assert!(parse_uci_move(&start, text).is_err(), "{text:?}");
+    }
+    let pos = board("1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+    assert!(
+        parse_uci_move(&pos, "a7a8").is_err(),
+        "a promotion names its piece"
+    );
+    assert!(parse_uci_move(&pos, "a7a8k").is_err());
+    assert!(parse_uci_move(&pos, "a7a8qq").is_err());
+}
+
 #[test]
 fn promotions_name_their_piece() {
     let pos = board("1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
