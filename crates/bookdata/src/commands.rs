@@ -867,6 +867,8 @@ pub struct Options {
     pub worktree: bool,
     /// Keep the clone afterwards.
     pub keep: bool,
+    /// The commit under test (default `HEAD`).
+    pub from: Option<String>,
     /// Seconds a command may take.
     pub budget: u64,
     /// Only these Markdown files (relative to the root); all if empty.
@@ -884,6 +886,7 @@ impl Default for Options {
             write: false,
             worktree: false,
             keep: false,
+            from: None,
             budget: DEFAULT_BUDGET,
             only: Vec::new(),
             target_dir: None,
@@ -1071,7 +1074,8 @@ pub fn run(
             let _ = std::fs::remove_file(entry.path());
         }
     }
-    make_clone(root, &clone, options.worktree, progress)?;
+    let from = options.from.as_deref().unwrap_or("HEAD");
+    make_clone(root, &clone, from, options.worktree, progress)?;
     write_cargo_config(&base)?;
     std::os::unix::fs::symlink(&target_dir, clone.join("target"))
         .map_err(|e| format!("target link: {e}"))?;
@@ -1196,18 +1200,25 @@ fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// A fresh clone of `root` at `HEAD` (and its work tree's changes, with
-/// `worktree`), on a branch `main`, without tags.
+/// A fresh clone of `root` at `from` (and its work tree's changes, with
+/// `worktree`), on a branch `main`, without tags. A local clone shares the
+/// objects, so `from` can be any commit, on a branch or not.
 fn make_clone(
     root: &Path,
     clone: &Path,
+    from: &str,
     worktree: bool,
     progress: &mut dyn FnMut(&str),
 ) -> Result<(), String> {
     if clone.exists() {
         std::fs::remove_dir_all(clone).map_err(|e| format!("{}: {e}", clone.display()))?;
     }
-    let head = git(root, &["rev-parse", "HEAD"])?.trim().to_string();
+    let head = git(
+        root,
+        &["rev-parse", "--verify", &format!("{from}^{{commit}}")],
+    )?
+    .trim()
+    .to_string();
     let parent = clone.parent().expect("the clone has a parent");
     git(
         parent,

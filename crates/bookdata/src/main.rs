@@ -75,6 +75,9 @@ struct CommandsArgs {
     /// Keep the clone afterwards.
     #[arg(long)]
     keep: bool,
+    /// The commit to test (default HEAD).
+    #[arg(long, value_name = "COMMIT", conflicts_with = "worktree")]
+    from: Option<String>,
     /// Seconds a command may take (its build not counted).
     #[arg(long, value_name = "SECONDS", default_value_t = bookdata::commands::DEFAULT_BUDGET)]
     budget: u64,
@@ -214,6 +217,7 @@ fn commands_command(root: &std::path::Path, args: CommandsArgs) -> Result<(), St
         write: args.write,
         worktree: args.worktree,
         keep: args.keep,
+        from: args.from,
         budget: args.budget,
         only: args.only,
         target_dir: args.target_dir,
