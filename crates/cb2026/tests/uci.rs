@@ -922,6 +922,64 @@ fn a_game_at_ten_seconds_plus_increment_never_loses_on_time() {
         clocks[1]
     );
 }
+
+/// Send `go` and time the answer: it must be a legal move within `bound`
+/// (loose: the engine's own budget is checked exactly in `time.rs`; this
+/// only catches an engine that hangs or thinks far too long).
+fn answered_in_time(engine: &mut Engine, go: &str, board: &Board, bound: Duration) {
+    let sent = Instant::now();
+    engine.send(go);
+    let (_, mv) = engine.bestmove();
+    let took = sent.elapsed();
+    assert_legal(board, &mv);
+    assert!(took < bound, "'{go}' took {took:?}");
+}
+
+/// The clocks a GUI sends at the edge, and some no GUI should: each is
+/// answered with a legal move, in time.
+#[test]
+fn clocks_at_the_edge_are_answered_in_time_with_a_legal_move() {
+    let mut engine = Engine::start();
+    engine.ask("position startpos moves e2e4 e7e5 g1f3");
+    let board = board_after(None, &["e2e4", "e7e5", "g1f3"]);
+    let second = Duration::from_secs(1);
+    for (go, bound) in [
+        // A millisecond on the clock: a budget of 1 ms.
+        ("go wtime 1 btime 1", second),
+        ("go wtime 0 btime 0 movestogo 0", second),
+        ("go wtime -100 btime -100", second),
+        // The increment larger than the clock counts up to the clock.
+        ("go wtime 100 btime 100 winc 5000 binc 5000", second),
+        ("go wtime 500 btime 500 binc 99999999999999999999", second),
+        // The last move before the control: at most 80% of 1 s.
+        ("go wtime 1000 btime 1000 movestogo 1", 2 * second),
+        // Absurd for the side not to move: only black's clock counts.
+        ("go wtime 99999999999999999999 btime 200", second),
+        ("go movetime 0", second),
+        ("go movetime -5", second),
+    ] {
+        answered_in_time(&mut engine, go, &board, bound);
+    }
+    // Move Overhead at its bounds: all of a second's clock kept back, or
+    // none of a millisecond's.
+    assert_no_error(&engine.ask("setoption name Move Overhead value 5000"));
+    answered_in_time(&mut engine, "go wtime 1000 btime 1000", &board, second);
+    assert_no_error(&engine.ask("setoption name Move Overhead value 0"));
+    answered_in_time(&mut engine, "go wtime 1 btime 1", &board, second);
+    engine.ask("setoption name Move Overhead value 30");
+    // Pondering on a 1 ms clock: no answer until `stop` (ponder miss) or
+    // `ponderhit`, then one at once.
+    for end in ["stop", "ponderhit"] {
+        engine.send("go ponder wtime 1 btime 1");
+        let lines = engine.sync();
+        assert!(
+            !lines.iter().any(|l| l.starts_with("bestmove")),
+            "{lines:?}"
+        );
+        answered_in_time(&mut engine, end, &board, second);
+    }
+    engine.quit();
+}
 // ANCHOR_END: stage-06-iterative--tests
 // ANCHOR: stage-08-tt--tests
 

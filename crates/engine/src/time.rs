@@ -238,6 +238,59 @@ mod tests {
         assert!(budget_for(60_000).soft > budget_for(10_000).soft);
     }
 
+    fn white(clock: Clock, overhead: u64) -> TimeBudget {
+        budget(&clock, Color::White, overhead).expect("white has a clock")
+    }
+
+    /// The clocks a GUI or a tester sends at the edge: one millisecond, an
+    /// increment larger than the clock, `movestogo 1` (and 0), the `Move
+    /// Overhead` at its bounds, times as large as 64 bits hold. Each gives
+    /// a budget inside the clock, and nothing overflows.
+    #[test]
+    fn clocks_at_the_edge_give_a_budget_inside_the_clock() {
+        let clock = |wtime, winc, movestogo| Clock {
+            wtime: Some(wtime),
+            winc,
+            movestogo,
+            ..Clock::default()
+        };
+        // One millisecond (or none: negative times are read as 0): the
+        // least there is, whatever the overhead.
+        for (time, overhead) in [(1, 30), (1, 0), (0, 30), (0, 0), (1, 5000)] {
+            let b = white(clock(time, None, None), overhead);
+            assert_eq!((b.soft, b.hard), (ms(1), ms(1)), "time {time}");
+        }
+        // An increment larger than the clock counts only up to the clock:
+        // 70 ms left, share 70/30 + 3/4 of 70 = 54, hard 80% of 70.
+        let b = white(clock(100, Some(5000), None), 30);
+        assert_eq!((b.soft, b.hard), (ms(27), ms(56)));
+        // The last move before the time control: 80% of what is left, and
+        // `movestogo 0` (nonsense) is read as 1.
+        for moves_to_go in [Some(1), Some(0)] {
+            let b = white(clock(1000, None, moves_to_go), 30);
+            assert_eq!((b.soft, b.hard), (ms(485), ms(776)));
+        }
+        // The largest Move Overhead leaves a minute's clock 55 s.
+        let b = white(clock(60_000, None, None), 5000);
+        assert_eq!(b.hard, ms(55_000 / 30 * 2));
+        // Times and increments as large as 64 bits hold.
+        for (time, inc) in [
+            (u64::MAX, Some(u64::MAX)),
+            (i64::MAX as u64, Some(i64::MAX as u64)),
+        ] {
+            let b = white(clock(time, inc, Some(1)), 30);
+            assert!(b.soft <= b.hard && b.hard <= ms(time - 30));
+        }
+        // `movetime` of 0, or as large as can be.
+        for (movetime, hard) in [(0, ms(1)), (u64::MAX, ms(u64::MAX - 30))] {
+            let only = Clock {
+                movetime: Some(movetime),
+                ..Clock::default()
+            };
+            assert_eq!(white(only, 30).hard, hard);
+        }
+    }
+
     #[test]
     fn go_mate_n_searches_2n_minus_1_plies() {
         let go = GoArgs {

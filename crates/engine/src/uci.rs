@@ -543,10 +543,7 @@ pub fn parse_go(args: &[&str], board: &Board) -> (GoArgs, Vec<String>) {
             let text = tokens
                 .next()
                 .ok_or_else(|| format!("'go {what}' needs a number"))?;
-            // Some GUIs send negative clock times when flagging; treat as 0.
-            text.parse::<i64>()
-                .map(|n| n.max(0) as u64)
-                .map_err(|_| format!("'go {what}' needs a number, got '{text}'"))
+            go_number(text).ok_or_else(|| format!("'go {what}' needs a number, got '{text}'"))
         };
         let parsed = match word {
             "depth" => number(word).map(|n| go.depth = Some(n.min(u32::MAX as u64) as u32)),
@@ -583,6 +580,20 @@ pub fn parse_go(args: &[&str], board: &Board) -> (GoArgs, Vec<String>) {
         }
     }
     (go, errors)
+}
+
+/// A number of `go`. Some GUIs send negative clock times when flagging:
+/// they count as 0. One too large for 64 bits is as large as can be, the
+/// GUI's meaning (rather than no number, which would leave no limit).
+fn go_number(text: &str) -> Option<u64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n.max(0) as u64);
+    }
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(if text.starts_with('-') { 0 } else { u64::MAX })
 }
 
 fn is_go_keyword(word: &str) -> bool {
@@ -733,6 +744,32 @@ mod tests {
     fn is_legal(board: &Board, line: &str) -> bool {
         let text = line.split_whitespace().nth(1).unwrap_or("");
         parse_uci_move(board, text).is_ok()
+    }
+
+    /// Numbers of `go` out of range: negative is 0, beyond 64 bits is the
+    /// largest; only what is no number at all is an error.
+    #[test]
+    fn go_numbers_out_of_range_are_clamped_not_refused() {
+        let words = [
+            "wtime",
+            "-5",
+            "btime",
+            "99999999999999999999",
+            "winc",
+            "+7",
+            "binc",
+            "abc",
+            "movestogo",
+            "-99999999999999999999",
+        ];
+        let (go, errors) = parse_go(&words, &Board::default());
+        assert_eq!(go.clock.wtime, Some(0));
+        assert_eq!(go.clock.btime, Some(u64::MAX));
+        assert_eq!(go.clock.winc, Some(7));
+        assert_eq!(go.clock.binc, None);
+        assert_eq!(go.clock.movestogo, Some(0));
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("'go binc' needs a number"), "{errors:?}");
     }
 
     /// A panic in the search thread (injected: test builds only) costs the
