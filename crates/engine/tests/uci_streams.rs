@@ -53,6 +53,16 @@ const REGRESSIONS: &[&str] = &[
     "uci\nsetoption name Hash value 8\nsetoption name Move Overhead value 0\nisready\n\
      ucinewgame\nposition startpos moves e2e4\ngo wtime 100 btime 100 winc 0 binc 0\n\
      position startpos moves e2e4 e7e5 g1f3\ngo ponder wtime 90 btime 90\nstop\nquit",
+    // Found by this test and the fuzzer: a move with more characters was
+    // taken for its first five (cozy-chess's parser reads no further).
+    "position startpos moves e2e4 e7e5\nposition startpos moves e2e4x\n\
+     position startpos moves e2e4k e7e5\nposition fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8qq\n\
+     go depth 1",
+    // Found by this test: clock and increment near 2^63 ms overflowed the
+    // budget (a panic in a debug build); beyond 64 bits gave no limit.
+    "position startpos\n\
+     go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807 binc 9223372036854775807\n\
+     stop\ngo btime 99999999999999999999 wtime 1 winc 99999999999999999999\nisready",
 ];
 
 /// Drop lines while the stream still fails: halves first, then single
