@@ -50,6 +50,10 @@ pub mod quiet_ordering;
 // ANCHOR: stage-11-pvs--bookdata-pvs-tree
 pub mod pvs_tree;
 // ANCHOR_END: stage-11-pvs--bookdata-pvs-tree
+// ANCHOR: stage-12-nullmove--bookdata-modules
+pub mod nullmove;
+pub mod nulltree;
+// ANCHOR_END: stage-12-nullmove--bookdata-modules
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {
