@@ -442,8 +442,11 @@ fn console_command(c: &mut impl Choices) -> String {
         1 => "eval".to_string(),
         2 => format!("perft {}", c.pick(&["0", "1", "2", "-1", "x", ""])),
         3 => {
-            let t = c.pick(TECHNIQUES).name;
-            format!("set {t} {}", c.pick(&["on", "off", "true", "maybe"]))
+            // (Before chapter 3 there is no technique to switch.)
+            let mut names: Vec<&str> = TECHNIQUES.iter().map(|t| t.name).collect();
+            names.push("nosuchthing");
+            let name = c.pick(&names);
+            format!("set {name} {}", c.pick(&["on", "off", "true", "maybe"]))
         }
         4 => format!("stage {}", number(c)),
         _ => "set".to_string(),
