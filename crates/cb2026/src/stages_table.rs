@@ -4,6 +4,7 @@
 //! record.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use engine::bench::{BenchRun, stage_bench};
 use engine::stages::{Manifest, bench_fens, manifest, manifests};
@@ -14,6 +15,9 @@ struct StageRow {
     manifest: &'static Manifest,
     run: BenchRun,
     vs_previous: Option<Comparison>,
+    /// The time of both sides of the comparison, measured in this run
+    /// (never recorded: it depends on the machine).
+    vs_previous_time: Option<(Duration, Duration)>,
 }
 
 /// Two stages at the same depth.
@@ -82,6 +86,13 @@ pub fn compare(a: u32, b: u32, depth: Option<u32>) -> Result<(), String> {
         total.after,
         total.saving()
     );
+    // Time depends on the machine; both were measured in this run.
+    println!(
+        "{:>8} {:>13.2}s {:>13.2}s",
+        "time",
+        run_a.elapsed.as_secs_f64(),
+        run_b.elapsed.as_secs_f64()
+    );
     Ok(())
 }
 
@@ -91,22 +102,24 @@ fn measure() -> Result<Vec<StageRow>, String> {
     let mut rows: Vec<StageRow> = Vec::new();
     for m in manifests() {
         let run = bench(m.id, m.bench.depth)?;
+        let mut vs_previous_time = None;
         let vs_previous = match rows.last() {
             // Perft leaves and search nodes are different things.
             Some(prev) if prev.run.counted != run.counted => None,
             None => None,
             Some(prev) => {
                 let depth = prev.manifest.bench.depth.min(m.bench.depth);
-                let before = if depth == prev.run.depth {
-                    prev.run.total_nodes()
-                } else {
-                    bench(prev.manifest.id, depth)?.total_nodes()
+                let at_depth = |own: &BenchRun, id: u32| -> Result<(u64, Duration), String> {
+                    if own.depth == depth {
+                        Ok((own.total_nodes(), own.elapsed))
+                    } else {
+                        let run = bench(id, depth)?;
+                        Ok((run.total_nodes(), run.elapsed))
+                    }
                 };
-                let after = if depth == run.depth {
-                    run.total_nodes()
-                } else {
-                    bench(m.id, depth)?.total_nodes()
-                };
+                let (before, time_before) = at_depth(&prev.run, prev.manifest.id)?;
+                let (after, time_after) = at_depth(&run, m.id)?;
+                vs_previous_time = Some((time_before, time_after));
                 Some(Comparison {
                     depth,
                     before,
@@ -118,6 +131,7 @@ fn measure() -> Result<Vec<StageRow>, String> {
             manifest: m,
             run,
             vs_previous,
+            vs_previous_time,
         });
     }
     Ok(rows)
@@ -129,23 +143,32 @@ fn print_table(rows: &[StageRow]) {
     for i in 1..=positions {
         print!(" {:>11}", format!("pos {i}"));
     }
-    println!(" {:>12}  vs previous stage (same depth)", "total");
+    println!(
+        " {:>12} {:>8}  vs previous stage (same depth): nodes, time",
+        "total", "time"
+    );
     for row in rows {
         let m = row.manifest;
         print!("{:<5} {:<34} {:>5}", m.id, m.title, m.bench.depth);
         for r in &row.run.rows {
             print!(" {:>11}", r.nodes);
         }
-        print!(" {:>12}", row.run.total_nodes());
-        match &row.vs_previous {
-            Some(c) => println!(
-                "  {:+.1}% at depth {} ({} -> {})",
+        print!(
+            " {:>12} {:>7.2}s",
+            row.run.total_nodes(),
+            row.run.elapsed.as_secs_f64()
+        );
+        match (&row.vs_previous, row.vs_previous_time) {
+            (Some(c), Some((before, after))) => println!(
+                "  {:+.1}% at depth {} ({} -> {}), {:.2}s -> {:.2}s",
                 -c.saving(),
                 c.depth,
                 c.before,
-                c.after
+                c.after,
+                before.as_secs_f64(),
+                after.as_secs_f64()
             ),
-            None => println!(),
+            _ => println!(),
         }
     }
 }

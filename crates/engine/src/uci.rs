@@ -389,6 +389,17 @@ impl Uci {
                         .error("the search panicked outside the search; starting a new one");
                     self.out.send(&first_legal_line(&self.board, &[]));
                     self.searcher = Some(Searcher::new(self.techniques, self.params));
+                    // ANCHOR_END: stage-03-negamax--impl
+                    // ANCHOR: stage-08-tt--new-searcher
+                    // The new searcher gets the table size the GUI chose.
+                    let mb = self.hash_mb;
+                    if let Some(searcher) = &mut self.searcher
+                        && searcher.set_hash_mb(mb).is_err()
+                    {
+                        self.out.error("the new search keeps the default table");
+                    }
+                    // ANCHOR_END: stage-08-tt--new-searcher
+                    // ANCHOR: stage-03-negamax--stop-end
                 }
             }
         }
@@ -405,7 +416,7 @@ impl Uci {
         let control = searcher.control();
         control.stop.store(false, Ordering::Relaxed);
         let limits = Limits::from_go(&go);
-        // ANCHOR_END: stage-03-negamax--impl
+        // ANCHOR_END: stage-03-negamax--stop-end
         // ANCHOR: stage-06-iterative--start
         let side = self.board.side_to_move();
         let limits = limits.with_clock(&go.clock, side, self.move_overhead_ms);

@@ -115,10 +115,14 @@ fn always_replace_gives_each_position_one_slot() {
     let mut table = TranspositionTable::new(1).expect("1 MB");
     table.replace = Replace::Always;
     table.store(same_bucket(1), entry(None, 0, 20, Bound::Exact));
-    // Same top two bits of the key below the bucket bits: the same slot.
+    // Another slot of the bucket: both stay.
     table.store(same_bucket(2), entry(None, 0, 1, Bound::Exact));
+    assert!(table.probe(same_bucket(1)).is_some());
+    // The same low bits: the same slot, and the new entry takes it however
+    // deep the old one was.
+    table.store(same_bucket(5), entry(None, 0, 1, Bound::Exact));
     assert!(table.probe(same_bucket(1)).is_none());
-    assert!(table.probe(same_bucket(2)).is_some());
+    assert!(table.probe(same_bucket(5)).is_some());
 }
 
 #[test]

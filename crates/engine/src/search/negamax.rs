@@ -3,12 +3,13 @@
 
 use cozy_chess::{Board, Move};
 
-use super::{INF, MATE, MAX_PLY, Searcher};
+use super::{INF, MAX_PLY, Searcher};
 use crate::board::make_move;
 use crate::movepick::MovePicker;
 use crate::notes::Note;
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-08-tt--imports
+use super::MATE;
 use crate::tt::{Bound, Entry, score_from_table, score_to_table};
 // ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-09-killers--imports
