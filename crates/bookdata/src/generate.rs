@@ -38,6 +38,11 @@ pub const OWN_SUFFIXES: &[&str] = &[
     "-versus-low.md",
     "-versus-high.md",
     "-psqt.svg",
+    // ANCHOR: stage-06-iterative--bookdata-suffixes
+    crate::timeline::SUFFIXES[0],
+    crate::timeline::SUFFIXES[1],
+    crate::timeline::SUFFIXES[2],
+    // ANCHOR_END: stage-06-iterative--bookdata-suffixes
     // ANCHOR: stage-07-mvvlva--bookdata-suffixes
     "-fail-high.md",
     "-kiwipete.md",
@@ -164,6 +169,12 @@ pub fn render(
         // ANCHOR: stage-03-negamax--bookdata-trees-end
     }
     // ANCHOR_END: stage-03-negamax--bookdata-trees-end
+    // ANCHOR: stage-05-quiescence--bookdata-render
+    files.extend(crate::horizon::render(stages)?);
+    // ANCHOR_END: stage-05-quiescence--bookdata-render
+    // ANCHOR: stage-06-iterative--bookdata-render
+    files.extend(crate::timeline::render(root, stages)?);
+    // ANCHOR_END: stage-06-iterative--bookdata-render
     // ANCHOR: stage-07-mvvlva--bookdata-render
     files.extend(crate::ordering::render(stages)?);
     // ANCHOR_END: stage-07-mvvlva--bookdata-render
@@ -239,6 +250,9 @@ pub fn generate(
         })?;
         measured.insert(stage.id(), own);
     }
+    // ANCHOR: stage-06-iterative--bookdata-measure
+    crate::timeline::prepare(root, &stages, measure, progress)?;
+    // ANCHOR_END: stage-06-iterative--bookdata-measure
     // ANCHOR: stage-08-tt--bookdata-measure
     crate::transposition::prepare(root, &stages, measure, progress)?;
     // ANCHOR_END: stage-08-tt--bookdata-measure

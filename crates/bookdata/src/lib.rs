@@ -38,6 +38,12 @@ pub mod tree;
 // ANCHOR: stage-04-alphabeta--bookdata-soundness
 pub mod soundness;
 // ANCHOR_END: stage-04-alphabeta--bookdata-soundness
+// ANCHOR: stage-05-quiescence--bookdata-horizon
+pub mod horizon;
+// ANCHOR_END: stage-05-quiescence--bookdata-horizon
+// ANCHOR: stage-06-iterative--bookdata-timeline
+pub mod timeline;
+// ANCHOR_END: stage-06-iterative--bookdata-timeline
 // ANCHOR: stage-07-mvvlva--bookdata-ordering
 pub mod ordering;
 // ANCHOR_END: stage-07-mvvlva--bookdata-ordering
