@@ -18,7 +18,8 @@
 //! *normalized* Elo (nElo). nElo measures a score difference in units of its
 //! own spread: `t = (mu - 1/2) / sigma` with `mu` the mean score per game
 //! and `sigma` its standard deviation per game, and `nElo = t * 800 / ln 10`
-//! (the factor makes nElo close to ordinary Elo for typical draw rates).
+//! (the factor makes nElo equal to ordinary Elo near an even score when no
+//! game is drawn; draws shrink `sigma` and make nElo the larger of the two).
 //! The point of nElo is that it does not depend on the draw rate, so the
 //! same bounds mean the same thing at any time control.
 //!

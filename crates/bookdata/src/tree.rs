@@ -62,8 +62,10 @@ struct Look {
     cut: bool,
 }
 
-/// Where the nodes go: leaves side by side, each parent centred over its
-/// children, one row per ply.
+/// Where the nodes go: drawn sideways, so the text stays legible in the
+/// book's column however many leaves there are: leaves one under the other,
+/// each parent centred beside its children, one column per ply. `x` is the
+/// position along the leaves (drawn vertically).
 struct Layout {
     x: Vec<f64>,
     ply: Vec<usize>,
@@ -73,11 +75,13 @@ struct Layout {
     plies: usize,
 }
 
-const LEAF_GAP: f64 = 52.0;
-const ROW_GAP: f64 = 84.0;
-const MARGIN: f64 = 34.0;
-const BOX_W: f64 = 44.0;
+const LEAF_GAP: f64 = 30.0;
+const COLUMN_GAP: f64 = 150.0;
+const MARGIN: f64 = 24.0;
+const BOX_W: f64 = 56.0;
 const BOX_H: f64 = 22.0;
+/// The narrowest picture: the notes under the tree must fit.
+const MIN_WIDTH: f64 = 720.0;
 
 fn layout(trace: &TreeTrace, root: &Board) -> Layout {
     let n = trace.nodes.len();
@@ -97,7 +101,7 @@ fn place(trace: &TreeTrace, index: usize, ply: usize, layout: &mut Layout) {
     layout.plies = layout.plies.max(ply + 1);
     let node = &trace.nodes[index];
     if node.children.is_empty() {
-        layout.x[index] = MARGIN + BOX_W / 2.0 + layout.leaves as f64 * LEAF_GAP;
+        layout.x[index] = MARGIN + BOX_H / 2.0 + layout.leaves as f64 * LEAF_GAP;
         layout.leaves += 1;
         return;
     }
@@ -111,16 +115,17 @@ fn place(trace: &TreeTrace, index: usize, ply: usize, layout: &mut Layout) {
     layout.x[index] = (first + last) / 2.0;
 }
 
-fn y(ply: usize) -> f64 {
-    MARGIN + 8.0 + ply as f64 * ROW_GAP
+/// The left edge of the boxes of `ply`'s column.
+fn column(ply: usize) -> f64 {
+    MARGIN + ply as f64 * COLUMN_GAP
 }
 
 /// Draw `trace` with the looks `look` gives each node; `notes` are lines of
 /// text under the tree.
 fn draw(trace: &TreeTrace, root: &Board, look: &dyn Fn(usize) -> Look, notes: &[&str]) -> String {
     let layout = layout(trace, root);
-    let width = 2.0 * MARGIN + BOX_W + (layout.leaves.max(1) - 1) as f64 * LEAF_GAP;
-    let tree_bottom = y(layout.plies - 1) + BOX_H;
+    let width = (column(layout.plies - 1) + BOX_W + MARGIN).max(MIN_WIDTH);
+    let tree_bottom = MARGIN + BOX_H + (layout.leaves.max(1) - 1) as f64 * LEAF_GAP;
     let height = tree_bottom + 24.0 + 18.0 * notes.len() as f64;
     let mut svg = String::new();
     let _ = writeln!(
@@ -135,10 +140,10 @@ fn draw(trace: &TreeTrace, root: &Board, look: &dyn Fn(usize) -> Look, notes: &[
             let _ = writeln!(
                 svg,
                 r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{}" stroke-width="1.2"{}/>"##,
+                column(layout.ply[index]) + BOX_W,
                 layout.x[index],
-                y(layout.ply[index]) + BOX_H,
+                column(layout.ply[child]),
                 layout.x[child],
-                y(layout.ply[child]),
                 if pruned { "#b8b8b8" } else { "#444" },
                 if pruned {
                     r#" stroke-dasharray="4 3""#
@@ -151,13 +156,15 @@ fn draw(trace: &TreeTrace, root: &Board, look: &dyn Fn(usize) -> Look, notes: &[
     for (index, node) in trace.nodes.iter().enumerate() {
         let look = look(index);
         let board = &layout.board[index];
-        let (cx, top) = (layout.x[index], y(layout.ply[index]));
+        let (left, middle) = (column(layout.ply[index]), layout.x[index]);
+        let (cx, top) = (left + BOX_W / 2.0, middle - BOX_H / 2.0);
         if let Some(mv) = node.mv {
             let parent = &layout.board[parent_of(trace, index)];
             let _ = writeln!(
                 svg,
-                r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-family="monospace" font-size="11" fill="{}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"##,
-                top - 5.0,
+                r##"<text x="{:.1}" y="{:.1}" text-anchor="end" font-family="monospace" font-size="12" fill="{}" stroke="white" stroke-width="3" paint-order="stroke">{}</text>"##,
+                left - 6.0,
+                middle - 4.0,
                 if look.pruned { "#a0a0a0" } else { "#222" },
                 move_text(parent, mv)
             );
@@ -171,8 +178,7 @@ fn draw(trace: &TreeTrace, root: &Board, look: &dyn Fn(usize) -> Look, notes: &[
         let border = if look.cut { "#d62728" } else { border };
         let _ = writeln!(
             svg,
-            r##"<rect x="{:.1}" y="{top:.1}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="{fill}" stroke="{border}" stroke-width="{}"{}/>"##,
-            cx - BOX_W / 2.0,
+            r##"<rect x="{left:.1}" y="{top:.1}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="{fill}" stroke="{border}" stroke-width="{}"{}/>"##,
             if look.cut { 2.5 } else { 1.2 },
             if look.pruned {
                 r#" stroke-dasharray="4 3""#
@@ -304,13 +310,21 @@ pub fn alphabeta_svg(full: &Traced, ab: &Traced) -> Result<String, String> {
             }
         }
     };
+    // The legend explains only the signs the picture shows.
+    let labels: Vec<String> = (0..full.trace.nodes.len()).map(|i| look(i).label).collect();
+    let upper = labels.iter().any(|l| l.starts_with('≤'));
+    let bounds = if upper {
+        "≥ s: alpha-beta only learned that the score is at least s; ≤ s: at most s. The root's score is exact."
+    } else {
+        "≥ s: alpha-beta only learned that the score is at least s. The root's score is exact."
+    };
     Ok(draw(
         &full.trace,
         &full.root,
         &look,
         &[
             "Dashed: never searched. Red border: a cutoff; the moves after the last one searched are skipped.",
-            "≥ s: alpha-beta only learned that the score is at least s; ≤ s: at most s. The root's score is exact.",
+            bounds,
         ],
     ))
 }

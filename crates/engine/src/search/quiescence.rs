@@ -58,9 +58,10 @@ impl Searcher {
         // Without some order the capture tree explodes: the picker tries to
         // take the most valuable piece first, so the refutation usually
         // comes first.
-        let mut picker = MovePicker::for_quiescence(pos);
+        let picker = MovePicker::for_quiescence(pos);
         // ANCHOR_END: quiescence-picker
         // ANCHOR: stage-07-mvvlva
+        let mut picker = picker;
         if self.techniques.mvv_lva {
             picker.mvv_lva();
         }
