@@ -45,8 +45,10 @@
 //! (`cargo build …`, `cargo test --no-run …`) outside the budget. The clone
 //! builds into one target directory shared by every stage,
 //! `target/book-commands/target`, with `[profile.release]` made quicker to
-//! build (no LTO, 16 codegen units, incremental) by a cargo configuration
-//! in the clone's parent directory: node counts do not depend on it. A
+//! build (no LTO, 16 codegen units, incremental) and `[profile.dev]` too
+//! (no debug info, dependencies at `opt-level = 1`) by a cargo
+//! configuration in the clone's parent directory: what the commands print
+//! does not depend on it. A
 //! command that is run again in the same repository state (same `HEAD`,
 //! same tags, same changes) is `cargo run`, `cargo test` or
 //! `scripts/stages tag` gives what it gave the first time and is not run
@@ -1174,11 +1176,18 @@ fn write_cargo_config(base: &Path) -> Result<(), String> {
     let dir = base.join(".cargo");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let config = "# Written by `bookdata commands`: the book's commands build the stages\n\
-                  # quicker than a reader's `--release`; node counts are the same.\n\
+                  # quicker than a reader's `--release`, and the tools (dev profile)\n\
+                  # quicker than the repository's; node counts are the same.\n\
                   [profile.release]\n\
                   lto = false\n\
                   codegen-units = 16\n\
-                  incremental = true\n";
+                  incremental = true\n\
+                  \n\
+                  [profile.dev]\n\
+                  debug = false\n\
+                  \n\
+                  [profile.dev.package.\"*\"]\n\
+                  opt-level = 1\n";
     std::fs::write(dir.join("config.toml"), config).map_err(|e| format!("cargo config: {e}"))
 }
 
@@ -1450,6 +1459,10 @@ impl Shell {
             .current_dir(&self.cwd)
             .env("CARGO_TERM_COLOR", "never")
             .env("CB2026_BOOK_COMMANDS", "1")
+            // The clone's own `target` (the shared directory) is where a
+            // reader's build goes and where the scripts look.
+            .env_remove("CARGO_TARGET_DIR")
+            .env_remove("CARGO_BUILD_TARGET_DIR")
             .stdin(Stdio::null())
             .stdout(out_file)
             .stderr(err_file)
