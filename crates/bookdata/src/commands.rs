@@ -18,7 +18,8 @@
 //! **Long blocks.** A block whose first line is `# long: <why>` (a comment
 //! the reader sees: `# long: an SPRT, hours on one core`) runs only with
 //! `--long`. Without it each of its commands is checked instead, in the
-//! same place of the run: `scripts/sprt …` as `scripts/sprt --dry-run …`,
+//! same place of the run (`git` and `cd` run as written, since what follows
+//! depends on them): `scripts/sprt …` as `scripts/sprt --dry-run …`,
 //! `cargo run … -- ARGS` as `cargo run … -- ARGS --help`, anything else with
 //! `--help` added (before a `--`): clap reads every flag before `--help`,
 //! so a flag that does not exist still fails.
@@ -564,6 +565,10 @@ pub fn check_form(text: &str) -> Result<String, String> {
     let Some(program) = words.first().cloned() else {
         return Err("an empty command".into());
     };
+    if program == "git" || program == "cd" {
+        // Quick, and what follows depends on them: typed as written.
+        return Ok(text.to_string());
+    }
     if program == "scripts/sprt" {
         if !words.iter().any(|w| w == "--dry-run") {
             words.insert(1, "--dry-run".into());
@@ -1752,6 +1757,10 @@ mod tests {
             "cargo fuzz run movegen --help -- -max_total_time=60"
         );
         assert_eq!(check_form("scripts/test").unwrap(), "scripts/test --help");
+        assert_eq!(
+            check_form("git checkout main   # back").unwrap(),
+            "git checkout main   # back"
+        );
         assert_eq!(
             check_form("x --fen \"8/8 w - - 0 1\"").unwrap(),
             "x --fen '8/8 w - - 0 1' --help"
