@@ -197,7 +197,9 @@ impl TranspositionTable {
                 Replace::DepthPreferred => (0..SLOTS)
                     .min_by_key(|&i| worth_keeping(slots[i].data, age))
                     .unwrap_or(0),
-                Replace::Always => (key >> 62) as usize % SLOTS,
+                // The low bits: the high ones chose the bucket, and are the
+                // same for every key in it.
+                Replace::Always => key as usize % SLOTS,
             },
         };
         // A result without a move keeps the move an earlier visit found.
@@ -229,7 +231,6 @@ impl TranspositionTable {
     // ANCHOR_END: hashfull
 }
 
-// ANCHOR: worth-keeping
 /// Megabytes the system can still give this process, where it says:
 /// Linux's `MemAvailable`, or what is left under the process's cgroup
 /// limit if that is less. `None` where neither can be read.
@@ -254,6 +255,7 @@ fn available_mb() -> Option<usize> {
     Some((bytes >> 20) as usize)
 }
 
+// ANCHOR: worth-keeping
 /// How much a slot is worth keeping: empty slots are worth nothing, then
 /// entries from older searches, then shallow ones.
 fn worth_keeping(data: u64, age: u8) -> i32 {
