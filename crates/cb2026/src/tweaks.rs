@@ -60,7 +60,7 @@ impl Tweaks {
     /// How the bench sets up each position's engine.
     pub fn setup(&self, stats: bool) -> SearchSetup {
         SearchSetup {
-            stats,
+            stats, // the counters of `bench --stats`
             // ANCHOR_END: stage-03-negamax--apply
             // ANCHOR: stage-08-tt--setup
             hash_mb: self.hash_mb,

@@ -262,8 +262,8 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// The options every stage's engine has besides its techniques, with their
 /// kind, a good value and a bad one.
 const OPTIONS: &[(&str, &str, &str, &str)] = &[
-    ("Threads", "spin", "1", "2"),
-    ("Stage", "spin", "1", "999"),
+    ("Threads", "spin", "1", "2"), // one search thread, for now
+    ("Stage", "spin", "1", "999"), // the chapter whose engine plays
     // ANCHOR_END: stage-01-board--tests
     // ANCHOR: stage-06-iterative--options
     ("Move Overhead", "spin", "50", "-5"),
