@@ -367,12 +367,14 @@ impl Uci {
 /// Commands answered while a search runs. Any other command, `stop` among
 /// them, ends the search first (see `console.rs`).
 pub const WHILE_SEARCHING: &[&str] = &[
-    "isready", // a GUI may ask whether the engine is alive at any time
+    // A GUI may ask whether the engine is alive at any time.
+    "isready",
     // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-06-iterative--while-searching
-    "ponderhit", // turns the running ponder search into a timed one
-                 // ANCHOR_END: stage-06-iterative--while-searching
-                 // ANCHOR: stage-03-negamax--impl
+    // It turns the running ponder search into a timed one.
+    "ponderhit",
+    // ANCHOR_END: stage-06-iterative--while-searching
+    // ANCHOR: stage-03-negamax--impl
 ];
 
 impl Uci {

@@ -633,18 +633,22 @@ fn time_limited_search_returns_a_legal_move() {
 fn sound_techniques() -> Vec<&'static str> {
     vec![
         // Each chapter that adds one names it here.
-        "mvv_lva", // chapter 7
+        // Chapter 7.
+        "mvv_lva",
         // ANCHOR_END: stage-07-mvvlva--tests
         // ANCHOR: stage-09-killers--sound
-        "killers", // chapter 9
+        // Chapter 9.
+        "killers",
         // ANCHOR_END: stage-09-killers--sound
         // ANCHOR: stage-10-history--sound
-        "history", // chapter 10
+        // Chapter 10.
+        "history",
         // ANCHOR_END: stage-10-history--sound
         // ANCHOR: stage-11-pvs--sound
-        "pvs", // chapter 11
-               // ANCHOR_END: stage-11-pvs--sound
-               // ANCHOR: stage-07-mvvlva--sound-end
+        // Chapter 11.
+        "pvs",
+        // ANCHOR_END: stage-11-pvs--sound
+        // ANCHOR: stage-07-mvvlva--sound-end
     ]
 }
 
@@ -654,9 +658,11 @@ fn unsound_techniques() -> Vec<&'static str> {
         // Each chapter that adds one names it here.
         // ANCHOR_END: stage-07-mvvlva--sound-end
         // ANCHOR: stage-08-tt--unsound
+        // Chapter 8.
         "tt",
         // ANCHOR_END: stage-08-tt--unsound
         // ANCHOR: stage-12-nullmove--unsound
+        // Chapter 12.
         "null_move",
         "null_verify",
         "null_adaptive",
