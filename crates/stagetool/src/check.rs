@@ -32,6 +32,11 @@ pub struct Options {
     pub fast: bool,
     /// With `fast`: how many of the newest stages still get a full check.
     pub full: usize,
+    /// The full check without the snapshot's own `scripts/test`: a release
+    /// build and the bench against main's, with `cargo fmt --check`. Main's
+    /// `scripts/test` already runs the same tests on the same code with
+    /// its markers, so CI need not run them twice.
+    pub bench_only: bool,
     pub source: Source,
     /// Keep the snapshot directories afterwards.
     pub keep: bool,
@@ -363,7 +368,12 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         )?;
         row.compile = ok_or_fail(build);
         let script = dir.join("scripts/test");
-        if script.is_file() {
+        if opts.bench_only {
+            row.tests = Step::Skip("--bench-only".into());
+            if has_rustfmt {
+                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
+            }
+        } else if script.is_file() {
             // The snapshot's own test command (tests, clippy, fmt, book).
             row.tests = match runner.run(&dir, &log("scripts-test"), "scripts/test", &[])? {
                 o if o.ok => Step::Ok("scripts/test".into()),

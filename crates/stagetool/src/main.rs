@@ -71,6 +71,10 @@ enum Cmd {
         /// With --fast: how many of the newest stages get the full check.
         #[arg(long, default_value_t = 2)]
         full: usize,
+        /// The full check is a release build, `cargo fmt --check` and the
+        /// bench against main's; the snapshot's own `scripts/test` is not run.
+        #[arg(long)]
+        bench_only: bool,
         /// Main commit to cut (default HEAD).
         #[arg(long, default_value = "HEAD", conflicts_with = "worktree")]
         from: String,
@@ -185,6 +189,7 @@ fn run(cli: Cli) -> Result<bool> {
             stages,
             fast,
             full,
+            bench_only,
             from,
             worktree,
             keep,
@@ -193,6 +198,7 @@ fn run(cli: Cli) -> Result<bool> {
                 stages,
                 fast,
                 full,
+                bench_only,
                 source: if worktree {
                     Source::Worktree
                 } else {
