@@ -137,8 +137,36 @@ fn sprt_markdown(r: &MatchRecord, source: &str) -> Result<String, String> {
     ];
     md.push('\n');
     md.push_str(&two_columns("Result", &rows));
+    if verdict == "inconclusive" {
+        md.push_str(&undecided_text(r)?);
+    }
     md.push_str(&command_text(r, source, &repeat_flags(MatchTable::Sprt)));
     Ok(md)
+}
+
+/// What an SPRT that stopped at its game limit does and doesn't say.
+fn undecided_text(r: &MatchRecord) -> Result<String, String> {
+    let elo = need(r.elo, "elo")?;
+    let error = need(r.elo_error, "elo_error")?;
+    let (low, high) = (elo - error, elo + error);
+    let interval = if low > 0.0 {
+        "lies wholly above zero, which points to a gain; but only a decision \
+         of the SPRT itself comes with its error rates (α and β above)"
+    } else if high < 0.0 {
+        "lies wholly below zero, which points to a loss; but only a decision \
+         of the SPRT itself comes with its error rates (α and β above)"
+    } else {
+        "includes zero: these games can't tell the two stages apart"
+    };
+    Ok(format!(
+        "\nThe match stopped at its limit of {} games before the LLR reached either \
+         bound, so the test did not decide. The 95% interval of the Elo \
+         difference, {} to {}, {interval}. More games would decide it: \
+         the same command with a larger `--games`.\n",
+        r.games,
+        signed(low),
+        signed(high)
+    ))
 }
 
 /// A table's part of the file name: `reliability_fast` -> `reliability-fast`.
@@ -388,6 +416,8 @@ mod tests {
             "`0123456789ab` (with uncommitted changes)",
             "scripts/sprt 4",
             "target/release/arena match --engine a --engine b",
+            "stopped at its limit of 20 games",
+            "+26.7 to +267.7, lies wholly above zero",
         ] {
             assert!(sprt.contains(expected), "{expected:?} in\n{sprt}");
         }
@@ -411,6 +441,19 @@ mod tests {
         broken.llr = None;
         let error = render(&[&manifest(Some(broken), None)]).unwrap_err();
         assert!(error.contains("[sprt]: no \"llr\""), "{error}");
+    }
+
+    #[test]
+    fn an_undecided_match_says_what_its_interval_shows() {
+        let mut even = recorded();
+        even.elo = Some(5.0);
+        even.elo_error = Some(20.0);
+        let text = undecided_text(&even).expect("has the numbers");
+        assert!(text.contains("−15.0 to +25.0, includes zero"), "{text}");
+        let mut decided = recorded();
+        decided.verdict = Some("H1 accepted".into());
+        let files = render(&[&manifest(Some(decided), None)]).unwrap();
+        assert!(!files["stage-04-fixture-sprt.md"].contains("did not decide"));
     }
 
     #[test]
