@@ -340,6 +340,16 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         };
         let has_rustfmt = snap.files.keys().any(|p| p.ends_with(".rs"));
         let log = |step: &str| format!("{}-{step}", m.tag);
+        // A snapshot without Rust files has nothing for rustfmt to judge.
+        let snapshot_fmt = || -> Result<Step> {
+            if !has_rustfmt {
+                return Ok(Step::NotRun);
+            }
+            Ok(fmt_step(
+                fmt_check(&runner, &dir, &log("fmt"), &cargo)?,
+                &main_fmt,
+            ))
+        };
         let ok_or_fail = |o: Outcome| {
             if o.ok {
                 Step::Ok(String::new())
@@ -354,9 +364,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
                 &cargo,
                 &["check", "--workspace", "--all-targets", "--quiet"],
             )?);
-            if has_rustfmt {
-                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
-            }
+            row.fmt = snapshot_fmt()?;
             rows.push(row);
             continue;
         }
@@ -370,9 +378,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         let script = dir.join("scripts/test");
         if opts.bench_only {
             row.tests = Step::Skip("--bench-only".into());
-            if has_rustfmt {
-                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
-            }
+            row.fmt = snapshot_fmt()?;
         } else if script.is_file() {
             // The snapshot's own test command (tests, clippy, fmt, book).
             row.tests = match runner.run(&dir, &log("scripts-test"), "scripts/test", &[])? {
@@ -388,9 +394,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
                 &cargo,
                 &["test", "--workspace", "--quiet"],
             )?);
-            if has_rustfmt {
-                row.fmt = fmt_step(fmt_check(&runner, &dir, &log("fmt"), &cargo)?, &main_fmt);
-            }
+            row.fmt = snapshot_fmt()?;
             if dir.join("book/book.toml").is_file() {
                 if mdbook {
                     let out_dir = target_dir.join("book").join(&m.tag);
