@@ -144,6 +144,41 @@ fn sprt_markdown(r: &MatchRecord, source: &str) -> Result<String, String> {
     Ok(md)
 }
 
+/// A stage's match against the previous one in a cell of the stages
+/// table: `+114.1 ± 75.1 (H1, 82 games)`, or why there is none.
+pub fn sprt_cell(m: &Manifest) -> String {
+    if m.id < FIRST_MATCHED_STAGE {
+        return "—".to_string();
+    }
+    let Some(r) = &m.sprt else {
+        return "not recorded yet".to_string();
+    };
+    let (Some(elo), Some(error)) = (r.elo, r.elo_error) else {
+        return "incomplete record".to_string();
+    };
+    let verdict = match r.verdict.as_deref() {
+        Some("H1 accepted") => "H1",
+        Some("H0 accepted") => "H0",
+        _ => "undecided",
+    };
+    // Nearly one-sided matches have no finite error bar (see the match's
+    // own table for why).
+    if error.is_finite() {
+        format!(
+            "{} ± {} ({verdict}, {} games)",
+            signed(elo),
+            plain(error),
+            r.games
+        )
+    } else {
+        format!(
+            "{} ({verdict}, {} games; error not defined)",
+            signed(elo),
+            r.games
+        )
+    }
+}
+
 /// What an SPRT that stopped at its game limit does and doesn't say.
 fn undecided_text(r: &MatchRecord) -> Result<String, String> {
     let elo = need(r.elo, "elo")?;
@@ -387,6 +422,30 @@ mod tests {
         .expect("parses");
         (m.sprt, m.reliability) = (sprt, reliability);
         m
+    }
+
+    #[test]
+    fn the_stages_table_cell_says_elo_verdict_and_games() {
+        let mut decided = recorded();
+        decided.verdict = Some("H1 accepted".into());
+        assert_eq!(
+            sprt_cell(&manifest(Some(decided), None)),
+            "+147.2 ± 120.5 (H1, 20 games)"
+        );
+        assert_eq!(
+            sprt_cell(&manifest(Some(recorded()), None)),
+            "+147.2 ± 120.5 (undecided, 20 games)"
+        );
+        let mut one_sided = recorded();
+        one_sided.elo_error = Some(f64::INFINITY);
+        assert_eq!(
+            sprt_cell(&manifest(Some(one_sided), None)),
+            "+147.2 (undecided, 20 games; error not defined)"
+        );
+        assert_eq!(sprt_cell(&manifest(None, None)), "not recorded yet");
+        let mut first = manifest(None, None);
+        first.id = FIRST_MATCHED_STAGE - 1;
+        assert_eq!(sprt_cell(&first), "—");
     }
 
     #[test]

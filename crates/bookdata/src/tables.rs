@@ -11,7 +11,7 @@ use std::path::Path;
 use engine::stages::bench_fens;
 
 use crate::series::Series;
-use crate::{Stage, change, thousands};
+use crate::{Stage, change, results, thousands};
 
 /// Short names of the bench positions (see `stages/README.md`).
 const POSITION_NAMES: &[(&str, &str)] = &[
@@ -261,15 +261,16 @@ fn capitalize(text: &str) -> String {
         .unwrap_or_default()
 }
 
-/// The table of every stage up to `index`: bench depth, bench count, and
-/// the change against the previous stage.
+/// The table of every stage up to `index`: bench depth, bench count, the
+/// change against the previous stage, and the Elo its SPRT measured.
 pub fn stages_table(data: &Data, index: usize) -> Result<String, String> {
     let mut text = String::new();
     let _ = writeln!(
         text,
-        "| Stage | Chapter | Bench depth | Bench count | Against the previous stage |"
+        "| Stage | Chapter | Bench depth | Bench count | Against the previous stage | \
+         Elo against the previous stage (95%) |"
     );
-    let _ = writeln!(text, "|--:|:--|--:|--:|:--|");
+    let _ = writeln!(text, "|--:|:--|--:|--:|:--|:--|");
     for (i, stage) in data.stages[..=index].iter().enumerate() {
         let against = match data.comparison(i)? {
             Some(c) => format!(
@@ -282,13 +283,14 @@ pub fn stages_table(data: &Data, index: usize) -> Result<String, String> {
         };
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} {} | {} |",
+            "| {} | {} | {} | {} {} | {} | {} |",
             stage.id(),
             stage.manifest.title,
             stage.manifest.bench.depth,
             thousands(data.bench_total(stage)?),
             stage.unit(),
-            against
+            against,
+            results::sprt_cell(&stage.manifest)
         );
     }
     Ok(text)
