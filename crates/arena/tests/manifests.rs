@@ -5,7 +5,7 @@
 //! `scripts/book-data --check`.)
 
 use arena::stats::{Pentanomial, Sprt};
-use meta::{Manifest, MatchRecord};
+use meta::{Manifest, MatchRecord, MatchTable};
 use std::path::{Path, PathBuf};
 
 fn repo_root() -> PathBuf {
@@ -44,10 +44,10 @@ fn check_common(name: &str, r: &MatchRecord) {
         "{name}: the command must run from the repository root: {}",
         r.command
     );
-    let hash = r.commit.strip_suffix("-dirty").unwrap_or(&r.commit);
+    // A `-dirty` commit names code that no one can check out again.
     assert!(
-        hash.len() == 40 && hash.chars().all(|c| c.is_ascii_hexdigit()),
-        "{name}: commit {:?} is not a git hash",
+        r.commit.len() == 40 && r.commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "{name}: commit {:?} is not the hash of a clean commit",
         r.commit
     );
     assert!(
@@ -161,17 +161,52 @@ fn check_reliability(name: &str, r: &MatchRecord, id: u32) {
     }
 }
 
+/// A match against the reference engine: the stage is engine 1, and the
+/// table's name says on which side of the stage's strength the level is.
+fn check_versus(name: &str, r: &MatchRecord, id: u32, table: MatchTable) {
+    check_common(name, r);
+    assert!(
+        r.engine1.contains(&format!("Stage={id})")),
+        "{name}: engine 1 should be stage {id}: {}",
+        r.engine1
+    );
+    // Points doubled, so that a draw counts one and no fraction is needed.
+    let (stage, reference) = (2 * r.wins + r.draws, 2 * r.losses + r.draws);
+    match table {
+        MatchTable::VersusLow => assert!(
+            stage > reference,
+            "{name}: [versus_low] must be a level the stage beats ({}/{}/{})",
+            r.wins,
+            r.draws,
+            r.losses
+        ),
+        _ => assert!(
+            stage < reference,
+            "{name}: [versus_high] must be a level that beats the stage ({}/{}/{})",
+            r.wins,
+            r.draws,
+            r.losses
+        ),
+    }
+}
+
 #[test]
 fn recorded_results_are_consistent() {
     let mut checked = Vec::new();
     for m in manifests() {
-        if let Some(sprt) = &m.sprt {
-            check_sprt(&m.tag, sprt, m.id);
-            checked.push(format!("{} [sprt]", m.tag));
-        }
-        if let Some(reliability) = &m.reliability {
-            check_reliability(&m.tag, reliability, m.id);
-            checked.push(format!("{} [reliability]", m.tag));
+        for table in MatchTable::ALL {
+            let Some(r) = table.of(&m) else { continue };
+            let name = format!("{} [{}]", m.tag, table.name());
+            match table {
+                MatchTable::Sprt => check_sprt(&name, r, m.id),
+                MatchTable::Reliability | MatchTable::ReliabilityFast => {
+                    check_reliability(&name, r, m.id)
+                }
+                MatchTable::VersusLow | MatchTable::VersusHigh => {
+                    check_versus(&name, r, m.id, table)
+                }
+            }
+            checked.push(name);
         }
     }
     eprintln!("checked: {checked:?}");
@@ -179,9 +214,10 @@ fn recorded_results_are_consistent() {
 
 #[test]
 fn stages_with_a_search_against_a_previous_search_have_an_sprt() {
-    // Stages 4 and later are measured against the stage before them.
+    // Stages 4 and later are measured against the stage before them
+    // (stage 3 brought the first search, so it has nothing to play).
     for m in manifests() {
-        if (4..=6).contains(&m.id) {
+        if m.id >= 4 {
             assert!(m.sprt.is_some(), "{}: no [sprt] recorded", m.tag);
         }
     }
@@ -226,4 +262,5 @@ fn tampered_results_are_caught() {
         r.engine2 = "stage1 (Stage=1), depth 4".into()
     });
     tamper("commit", &|r| r.commit = "not a hash".into());
+    tamper("a dirty commit", &|r| r.commit.push_str("-dirty"));
 }
