@@ -150,16 +150,15 @@ fn sprt_markdown(r: &MatchRecord, source: &str) -> Result<String, String> {
 
 /// A stage's match against the previous one in a cell of the stages
 /// table: `+114.1 ± 75.1 (H1, 82 games)`, or why there is none.
-pub fn sprt_cell(m: &Manifest) -> String {
+pub fn sprt_cell(m: &Manifest) -> Result<String, String> {
     if m.id < FIRST_MATCHED_STAGE {
-        return "—".to_string();
+        return Ok("—".to_string());
     }
     let Some(r) = &m.sprt else {
-        return "not recorded yet".to_string();
+        return Ok("not recorded yet".to_string());
     };
-    let (Some(elo), Some(error)) = (r.elo, r.elo_error) else {
-        return "incomplete record".to_string();
-    };
+    let elo = need(r.elo, "elo")?;
+    let error = need(r.elo_error, "elo_error")?;
     let verdict = match r.verdict.as_deref() {
         Some("H1 accepted") => "H1",
         Some("H0 accepted") => "H0",
@@ -167,7 +166,7 @@ pub fn sprt_cell(m: &Manifest) -> String {
     };
     // Nearly one-sided matches have no finite error bar (see the match's
     // own table for why).
-    if error.is_finite() {
+    Ok(if error.is_finite() {
         format!(
             "{} ± {} ({verdict}, {} games)",
             signed(elo),
@@ -180,7 +179,7 @@ pub fn sprt_cell(m: &Manifest) -> String {
             signed(elo),
             r.games
         )
-    }
+    })
 }
 
 /// What an SPRT that stopped at its game limit does and doesn't say.
@@ -433,23 +432,26 @@ mod tests {
         let mut decided = recorded();
         decided.verdict = Some("H1 accepted".into());
         assert_eq!(
-            sprt_cell(&manifest(Some(decided), None)),
-            "+147.2 ± 120.5 (H1, 20 games)"
+            sprt_cell(&manifest(Some(decided), None)).as_deref(),
+            Ok("+147.2 ± 120.5 (H1, 20 games)")
         );
         assert_eq!(
-            sprt_cell(&manifest(Some(recorded()), None)),
-            "+147.2 ± 120.5 (undecided, 20 games)"
+            sprt_cell(&manifest(Some(recorded()), None)).as_deref(),
+            Ok("+147.2 ± 120.5 (undecided, 20 games)")
         );
         let mut one_sided = recorded();
         one_sided.elo_error = Some(f64::INFINITY);
         assert_eq!(
-            sprt_cell(&manifest(Some(one_sided), None)),
-            "+147.2 (undecided, 20 games; error not defined)"
+            sprt_cell(&manifest(Some(one_sided), None)).as_deref(),
+            Ok("+147.2 (undecided, 20 games; error not defined)")
         );
-        assert_eq!(sprt_cell(&manifest(None, None)), "not recorded yet");
+        assert_eq!(
+            sprt_cell(&manifest(None, None)).as_deref(),
+            Ok("not recorded yet")
+        );
         let mut first = manifest(None, None);
         first.id = FIRST_MATCHED_STAGE - 1;
-        assert_eq!(sprt_cell(&first), "—");
+        assert_eq!(sprt_cell(&first).as_deref(), Ok("—"));
     }
 
     #[test]

@@ -290,7 +290,7 @@ pub fn stages_table(data: &Data, index: usize) -> Result<String, String> {
             thousands(data.bench_total(stage)?),
             stage.unit(),
             against,
-            results::sprt_cell(&stage.manifest)
+            results::sprt_cell(&stage.manifest)?
         );
     }
     Ok(text)
