@@ -216,6 +216,31 @@ fn stages_with_a_search_against_a_previous_search_have_an_sprt() {
     }
 }
 
+/// From stage 12 on, each stage is checked the way a tester checks a
+/// release before a long match: thousands of fast games against itself,
+/// none lost by anything but chess (`check_reliability` counts the
+/// failures). Earlier stages' shorter runs stand as they were recorded.
+const LONG_RELIABILITY_FROM: u32 = 12;
+const LONG_RELIABILITY_GAMES: u64 = 4000;
+
+#[test]
+fn stages_from_the_twelfth_have_a_long_reliability_run() {
+    for m in manifests() {
+        if m.id < LONG_RELIABILITY_FROM {
+            continue;
+        }
+        let Some(r) = &m.reliability else {
+            panic!("{}: no [reliability] recorded", m.tag);
+        };
+        assert!(
+            r.games >= LONG_RELIABILITY_GAMES,
+            "{}: the reliability run has {} games, fewer than {LONG_RELIABILITY_GAMES}",
+            m.tag,
+            r.games
+        );
+    }
+}
+
 #[test]
 fn tampered_results_are_caught() {
     // The checks above must be able to fail: start from a recorded table
