@@ -225,10 +225,7 @@ const LONG_RELIABILITY_GAMES: u64 = 4000;
 
 #[test]
 fn stages_from_the_twelfth_have_a_long_reliability_run() {
-    for m in manifests() {
-        if m.id < LONG_RELIABILITY_FROM {
-            continue;
-        }
+    for m in manifests().iter().filter(|m| m.id >= LONG_RELIABILITY_FROM) {
         let Some(r) = &m.reliability else {
             panic!("{}: no [reliability] recorded", m.tag);
         };
