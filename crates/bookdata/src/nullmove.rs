@@ -19,6 +19,7 @@ use std::sync::atomic::Ordering;
 use cozy_chess::{Board, Move, Piece};
 use engine::bench::{SearchSetup, search_bench_with};
 use engine::board::{legal_moves, move_to_uci, parse_fen};
+use engine::notes::Count;
 use engine::params::Params;
 use engine::search::{Report, Searcher, is_mate_score, mate_in_moves};
 use engine::stages::{bench_fens, preset};
@@ -485,7 +486,7 @@ pub fn search(spec: &Spec) -> Result<Run, String> {
     let board = parse_fen(&spec.fen)?;
     let (techniques, params) = setup(config_named(&spec.config)?)?;
     let mut searcher = Searcher::new(techniques, params);
-    let control = searcher.control();
+    let control = searcher.shared();
     let limits = Limits {
         nodes: (spec.node_limit > 0).then_some(spec.node_limit),
         depth: (spec.depth_limit > 0).then_some(spec.depth_limit),
@@ -537,13 +538,13 @@ pub fn bench(config: Config) -> Result<BenchRun, String> {
         config: config.name.to_string(),
         depth: BENCH_DEPTH,
         positions: run.rows.iter().map(|r| r.nodes).collect(),
-        main_nodes: stats.nodes,
-        quiescence_nodes: stats.qnodes,
-        null_moves: stats.null_moves,
-        null_move_cutoffs: stats.null_move_cutoffs,
-        verifications: stats.null_move_verifications,
-        nodes_after_pass: stats.null_move_nodes,
-        cutoffs: stats.cutoffs,
+        main_nodes: stats[Count::Node],
+        quiescence_nodes: stats[Count::QuiescenceNode],
+        null_moves: stats[Count::NullMove],
+        null_move_cutoffs: stats[Count::NullMoveCutoff],
+        verifications: stats[Count::NullMoveVerification],
+        nodes_after_pass: stats[Count::NullMoveNodes],
+        cutoffs: stats[Count::Cutoff],
         first_move_cutoffs: stats.first_move_cutoffs,
     })
 }

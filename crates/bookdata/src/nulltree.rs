@@ -19,7 +19,7 @@ use std::fmt::Write;
 
 use cozy_chess::{Board, Color, Move};
 use engine::board::{make_move, move_to_uci, parse_fen};
-use engine::notes::{Stats, TreeTrace};
+use engine::notes::{Count, Stats, TreeTrace};
 use engine::params::Params;
 use engine::search::{SearchResult, Searcher};
 use engine::techniques::Techniques;
@@ -416,7 +416,10 @@ fn check_walkthrough(p: &Pictured) -> Result<(), String> {
             best(&p.null)
         ));
     }
-    let (tried, cut) = (p.null.stats.null_moves, p.null.stats.null_move_cutoffs);
+    let (tried, cut) = (
+        p.null.stats[Count::NullMove],
+        p.null.stats[Count::NullMoveCutoff],
+    );
     if (tried, cut) != (1, 1) {
         return Err(format!(
             "chapter 12 says the picture's search tries one null move and it cuts off; it \

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use cozy_chess::{Board, Move, Piece};
 use engine::bench::{SearchSetup, search_bench_with};
 use engine::board::{make_move, parse_fen};
-use engine::notes::{Stats, TreeTrace};
+use engine::notes::{Count, Stats, TreeTrace};
 use engine::params::Params;
 use engine::search::Searcher;
 use engine::stages::{bench_fens, preset};
@@ -71,19 +71,10 @@ pub fn bench_counters(stage: u32, depth: u32) -> Result<(Vec<Stats>, Stats), Str
     let mut total = Stats::default();
     for fen in bench_fens() {
         let stats = counters(stage, fen, depth)?;
-        add(&mut total, &stats);
+        total.add(&stats);
         rows.push(stats);
     }
     Ok((rows, total))
-}
-
-/// Add the counters this module reads.
-fn add(total: &mut Stats, stats: &Stats) {
-    total.nodes += stats.nodes;
-    total.qnodes += stats.qnodes;
-    total.cutoffs += stats.cutoffs;
-    total.first_move_cutoffs += stats.first_move_cutoffs;
-    total.max_ply = total.max_ply.max(stats.max_ply);
 }
 
 /// `part` of `whole` in percent, one decimal (`-` for nothing at all).
@@ -96,12 +87,15 @@ pub fn percent(part: u64, whole: u64) -> String {
 
 /// Fail-high on the first move, as `Stats` counts it.
 pub fn first_move_rate(stats: &Stats) -> String {
-    percent(stats.first_move_cutoffs, stats.cutoffs)
+    percent(stats.first_move_cutoffs, stats[Count::Cutoff])
 }
 
 /// Quiescence nodes as a share of all nodes.
 pub fn quiescence_share(stats: &Stats) -> String {
-    percent(stats.qnodes, stats.nodes + stats.qnodes)
+    percent(
+        stats[Count::QuiescenceNode],
+        stats[Count::Node] + stats[Count::QuiescenceNode],
+    )
 }
 
 /// The table of `before` against `after` at `depth`: fail-high on the
@@ -143,10 +137,10 @@ pub fn counters_table(before: &Stage, after: &Stage, depth: u32) -> Result<Strin
          cutoffs (main search and quiescence together), the share made by the first move \
          searched. *Quiescence share*: quiescence nodes over all nodes. Stage {a}: {} \
          main-search and {} quiescence nodes in all; stage {b}: {} and {}.",
-        thousands(total_before.nodes),
-        thousands(total_before.qnodes),
-        thousands(total_after.nodes),
-        thousands(total_after.qnodes)
+        thousands(total_before[Count::Node]),
+        thousands(total_before[Count::QuiescenceNode]),
+        thousands(total_after[Count::Node]),
+        thousands(total_after[Count::QuiescenceNode])
     );
     Ok(text)
 }

@@ -21,7 +21,7 @@ use std::fmt::Write;
 
 use cozy_chess::{Board, Color, Move};
 use engine::board::{make_move, move_to_uci, parse_fen};
-use engine::notes::{Stats, TreeTrace};
+use engine::notes::{Count, Stats, TreeTrace};
 use engine::params::Params;
 use engine::search::{INF, SearchResult, Searcher};
 use engine::techniques::Techniques;
@@ -272,9 +272,9 @@ pub fn trace() -> Result<Traced, String> {
     );
     let expected = (
         result.nodes,
-        stats.null_window_searches,
-        stats.re_searches,
-        stats.cutoffs,
+        stats[Count::NullWindowSearch],
+        stats[Count::ReSearch],
+        stats[Count::Cutoff],
         result.score,
     );
     if found != expected {
@@ -323,12 +323,12 @@ fn check_walkthrough(traced: &Traced) -> Result<(), String> {
         ("a8a7".to_string(), false, true),
     ];
     let first = score(&traced.nodes[root.children[0]]);
-    if moves != expected || first != 0 || traced.stats.re_searches != 1 {
+    if moves != expected || first != 0 || traced.stats[Count::ReSearch] != 1 {
         return Err(format!(
             "chapter 11 says the root searches c6c7 (a draw), then a8a7 with a null window \
              and a8a7 again, the only re-search; it searched {moves:?}, c6c7 scored {first}, \
              {} re-searches",
-            traced.stats.re_searches
+            traced.stats[Count::ReSearch]
         ));
     }
     Ok(())
@@ -561,8 +561,8 @@ pub fn caption(traced: &Traced) -> Result<String, String> {
          {} nodes, {} null-window searches, {} re-search; score {} for White, best move {best}. \
          The same search without PVS: {} nodes.\n",
         traced.nodes.len(),
-        traced.stats.null_window_searches,
-        traced.stats.re_searches,
+        traced.stats[Count::NullWindowSearch],
+        traced.stats[Count::ReSearch],
         traced.result.score,
         traced.without_pvs
     ))

@@ -19,7 +19,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use engine::bench::{SearchSetup, search_bench_with};
-use engine::notes::Stats;
+use engine::notes::{Count, Stats};
 use engine::params::{PARAMS, Params};
 use engine::stages::{bench_fens, preset};
 use serde::Deserialize;
@@ -140,17 +140,17 @@ fn keep(mut run: Run, names: &[&str]) -> Run {
 fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
     #[allow(unused_mut)]
     let mut counters = vec![
-        ("main_nodes", stats.nodes),
-        ("quiescence_nodes", stats.qnodes),
-        ("cutoffs", stats.cutoffs),
+        ("main_nodes", stats[Count::Node]),
+        ("quiescence_nodes", stats[Count::QuiescenceNode]),
+        ("cutoffs", stats[Count::Cutoff]),
         ("first_move_cutoffs", stats.first_move_cutoffs),
-        ("table_hits", stats.tt_hits),
-        ("table_cutoffs", stats.tt_cutoffs),
+        ("table_hits", stats[Count::TtHit]),
+        ("table_cutoffs", stats[Count::TtCutoff]),
     ];
     // ANCHOR_END: stage-09-killers--bookdata-counters
     // ANCHOR: stage-11-pvs--bookdata-counters
-    counters.push(("null_window_searches", stats.null_window_searches));
-    counters.push(("re_searches", stats.re_searches));
+    counters.push(("null_window_searches", stats[Count::NullWindowSearch]));
+    counters.push(("re_searches", stats[Count::ReSearch]));
     // ANCHOR_END: stage-11-pvs--bookdata-counters
     // ANCHOR: stage-09-killers--bookdata-counters-plans
     counters

@@ -15,6 +15,7 @@ use std::path::Path;
 
 use engine::bench::{SearchSetup, search_bench_with};
 use engine::board::{move_to_uci, parse_fen};
+use engine::notes::Count;
 use engine::params::Params;
 use engine::search::{Report, Searcher, is_mate_score, mate_in_moves};
 use engine::stages::{bench_fens, preset};
@@ -98,12 +99,12 @@ pub fn counters_table(before: &Stage, after: &Stage) -> Result<String, String> {
         let y = counters(b, fen, DEPTH_08)?;
         for (sum, s) in sums.iter_mut().zip([&x, &y]) {
             let add = [
-                s.nodes,
-                s.qnodes,
-                s.cutoffs,
+                s[Count::Node],
+                s[Count::QuiescenceNode],
+                s[Count::Cutoff],
                 s.first_move_cutoffs,
-                s.tt_hits,
-                s.tt_cutoffs,
+                s[Count::TtHit],
+                s[Count::TtCutoff],
             ];
             for (total, n) in sum.iter_mut().zip(add) {
                 *total += n;
@@ -113,12 +114,12 @@ pub fn counters_table(before: &Stage, after: &Stage) -> Result<String, String> {
             text,
             "| {} | {} | {} | {} | {} | {} | {} |",
             position_name(index),
-            percent(x.first_move_cutoffs, x.cutoffs),
-            percent(y.first_move_cutoffs, y.cutoffs),
+            percent(x.first_move_cutoffs, x[Count::Cutoff]),
+            percent(y.first_move_cutoffs, y[Count::Cutoff]),
             quiescence_share(&x),
             quiescence_share(&y),
-            percent(y.tt_hits, y.nodes),
-            percent(y.tt_cutoffs, y.nodes)
+            percent(y[Count::TtHit], y[Count::Node]),
+            percent(y[Count::TtCutoff], y[Count::Node])
         );
     }
     let [x, y] = sums;
@@ -189,7 +190,7 @@ pub fn layout(root: &Path) -> Result<Layout, String> {
     };
     let slots = number_after("const SLOTS: usize =", ';')?;
     let bucket_bytes = number_after("#[repr(align(", ')')?;
-    for field in ["key: u64,", "data: u64,"] {
+    for field in ["check: AtomicU64,", "data: AtomicU64,"] {
         if !source.lines().any(|l| l.trim() == field) {
             return Err(format!("tt.rs: the slot has no `{field}`"));
         }
@@ -357,7 +358,14 @@ pub fn bucket_svg(layout: &Layout) -> String {
             h,
             if slot == 0 { "#fff3c4" } else { "#ffffff" },
         );
-        svg_text(&mut svg, x + slot_w / 4.0, top + 25.0, 14, "middle", "key");
+        svg_text(
+            &mut svg,
+            x + slot_w / 4.0,
+            top + 25.0,
+            14,
+            "middle",
+            "check",
+        );
         svg_text(
             &mut svg,
             x + 3.0 * slot_w / 4.0,
@@ -452,7 +460,7 @@ pub fn bucket_svg(layout: &Layout) -> String {
         legend_top - 12.0,
         14,
         "start",
-        "key: the position's full 64-bit key, to tell the positions of a bucket apart",
+        "check: the position's 64-bit key XOR data, to tell the positions of a bucket apart",
     );
     svg_text(
         &mut svg,

@@ -69,38 +69,50 @@ impl BenchRun {
     }
 }
 
-/// Count the work on every position of `fens` at `depth` with `count`.
+/// Count the work on every position of `fens` at `depth` with `count`,
+/// which returns the count and the time the counting itself took: setting
+/// it up (an engine with a fresh table, say) is no part of the speed.
 pub fn run_bench(
     depth: u32,
     fens: &[&str],
     counted: Counted,
-    mut count: impl FnMut(&Board, u32) -> u64,
+    mut count: impl FnMut(&Board, u32) -> (u64, Duration),
 ) -> Result<BenchRun, String> {
     let boards = fens
         .iter()
         .map(|fen| parse_fen(fen))
         .collect::<Result<Vec<_>, _>>()?;
-    let start = Instant::now();
-    let rows = fens
-        .iter()
-        .zip(&boards)
-        .map(|(fen, board)| BenchRow {
+    let mut elapsed = Duration::ZERO;
+    let mut rows = Vec::new();
+    for (fen, board) in fens.iter().zip(&boards) {
+        let (nodes, took) = count(board, depth);
+        elapsed += took;
+        rows.push(BenchRow {
             fen: fen.to_string(),
-            nodes: count(board, depth),
-        })
-        .collect();
+            nodes,
+        });
+    }
     Ok(BenchRun {
         depth,
         counted,
         rows,
-        elapsed: start.elapsed(),
+        elapsed,
     })
+}
+
+/// `work()` and how long it took.
+fn timed<T>(work: impl FnOnce() -> T) -> (T, Duration) {
+    let start = Instant::now();
+    let result = work();
+    (result, start.elapsed())
 }
 
 /// Before there is a search, the bench counts perft leaves, so that even
 /// the first chapter has a bench line.
 pub fn perft_bench(depth: u32, fens: &[&str]) -> Result<BenchRun, String> {
-    run_bench(depth, fens, Counted::PerftLeaves, perft)
+    run_bench(depth, fens, Counted::PerftLeaves, |board, depth| {
+        timed(|| perft(board, depth))
+    })
 }
 
 /// The bench of stage `stage` on the bench positions, at `depth` or the
@@ -186,9 +198,9 @@ pub fn search_bench_with(
             depth: Some(depth),
             ..Limits::default()
         };
-        searcher.search(board, &[], limits, &mut |_| {});
+        let (_, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
         stats = searcher.stats.take();
-        searcher.nodes()
+        (searcher.nodes(), took)
     })?;
     Ok((run, stats))
 }

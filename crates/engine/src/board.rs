@@ -8,70 +8,36 @@
 //! own rook" (`e1h1`), the Chess960 convention, while UCI for standard chess
 //! writes the king's two-square step (`e1g1`).
 
+use arrayvec::ArrayVec;
+// ANCHOR: stage-05-quiescence--imports
+use cozy_chess::BitBoard;
+// ANCHOR_END: stage-05-quiescence--imports
 use cozy_chess::{Board, Color, File, Move, Piece, Square};
 
 // ANCHOR: move-list
-/// The most legal moves any chess position has is 218; a fixed array of that
-/// size never allocates.
+/// The most legal moves any chess position has is 218.
 pub const MAX_MOVES: usize = 218;
 
-/// A list of moves on the stack, so move generation costs no allocation.
-#[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
-}
+/// A list of moves on the stack: room for [`MAX_MOVES`], nothing allocated,
+/// and nothing written but the moves pushed (an `ArrayVec` leaves the rest
+/// of its array untouched, so a new list costs nothing however large it is).
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 // ANCHOR_END: move-list
-
-impl MoveList {
-    pub fn new() -> Self {
-        let filler = Move {
-            from: Square::A1,
-            to: Square::A1,
-            promotion: None,
-        };
-        MoveList {
-            moves: [filler; MAX_MOVES],
-            len: 0,
-        }
-    }
-
-    pub fn push(&mut self, mv: Move) {
-        self.moves[self.len] = mv;
-        self.len += 1;
-    }
-}
-
-impl Default for MoveList {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
-    fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
-    }
-}
-
-impl std::ops::DerefMut for MoveList {
-    fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
-    }
-}
 
 // ANCHOR: legal-moves
 /// All legal moves of `board`, in cozy-chess's generation order.
 pub fn legal_moves(board: &Board) -> MoveList {
     let mut list = MoveList::new();
+    push_legal_moves(board, &mut list);
+    list
+}
+
+/// Push the legal moves of `board` onto `list`, in generation order.
+pub fn push_legal_moves(board: &Board, list: &mut MoveList) {
     board.generate_moves(|piece_moves| {
-        for mv in piece_moves {
-            list.push(mv);
-        }
+        list.extend(piece_moves);
         false
     });
-    list
 }
 
 /// Does the side to move have at least one legal move? Stops at the first.
@@ -163,6 +129,23 @@ pub fn parse_uci_move(board: &Board, text: &str) -> Result<Move, String> {
 }
 // ANCHOR_END: castling-text
 
+/// The first legal move of `board` that `only` allows (all of them when
+/// `only` is empty, as `go searchmoves` means): what the engine plays when
+/// it has nothing better.
+pub fn first_legal_move(board: &Board, only: &[Move]) -> Option<Move> {
+    legal_moves(board)
+        .into_iter()
+        .find(|mv| only.is_empty() || only.contains(mv))
+}
+
+/// Does `mv` capture en passant? A pawn moving diagonally onto an empty
+/// square does, and only then does the victim stand beside the target.
+pub fn is_en_passant(board: &Board, mv: Move) -> bool {
+    board.piece_on(mv.from) == Some(Piece::Pawn)
+        && mv.from.file() != mv.to.file()
+        && board.piece_on(mv.to).is_none()
+}
+
 /// Name of a side, for messages.
 pub fn color_name(color: Color) -> &'static str {
     match color {
@@ -170,9 +153,8 @@ pub fn color_name(color: Color) -> &'static str {
         Color::Black => "black",
     }
 }
-// ANCHOR_END: stage-01-board
 
-// ANCHOR: stage-03-negamax--key
+// ANCHOR: stage-03-negamax
 /// The key that identifies a position: repetitions are detected by it.
 ///
 /// cozy-chess's `hash()` includes the en-passant file after every double pawn
@@ -204,9 +186,7 @@ fn en_passant_capture_possible(board: &Board) -> bool {
         })
     })
 }
-// ANCHOR_END: stage-03-negamax--key
 
-// ANCHOR: stage-03-negamax--material
 /// Is there too little material on the board for either side ever to mate?
 ///
 /// The rules call a position where no series of legal moves can end in
@@ -228,32 +208,34 @@ pub fn insufficient_material(board: &Board) -> bool {
     let light = cozy_chess::BitBoard::LIGHT_SQUARES;
     knights.is_empty() && ((bishops & light).is_empty() || (bishops & !light).is_empty())
 }
-// ANCHOR_END: stage-03-negamax--material
+// ANCHOR_END: stage-03-negamax
+// ANCHOR: stage-05-quiescence
 
-// ANCHOR: stage-05-quiescence--noisy
 /// Captures (en passant included) and promotions: the moves quiescence
 /// search looks at. Castling, encoded as the king capturing its own rook,
 /// is not a capture and is left out.
-pub fn noisy_moves(board: &Board) -> MoveList {
+pub fn push_noisy_moves(board: &Board, list: &mut MoveList) {
+    moves_landing_on(board, list, |noisy| noisy);
+}
+
+/// Push the legal moves of `board` whose target square `keep` leaves in,
+/// given the squares where a move would be noisy for the piece moving.
+fn moves_landing_on(board: &Board, list: &mut MoveList, keep: impl Fn(BitBoard) -> BitBoard) {
     let us = board.side_to_move();
     let enemies = board.colors(!us);
     let promotion_rank = cozy_chess::Rank::Eighth.relative_to(us).bitboard();
-    let en_passant = board
-        .en_passant()
-        .map(|file| Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard());
-    let mut list = MoveList::new();
+    let en_passant = board.en_passant().map_or(BitBoard::EMPTY, |file| {
+        Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard()
+    });
     board.generate_moves(|mut piece_moves| {
-        let mut targets = enemies;
+        let mut noisy = enemies;
         if piece_moves.piece == Piece::Pawn {
-            targets |= promotion_rank | en_passant.unwrap_or_default();
+            noisy |= promotion_rank | en_passant;
         }
-        piece_moves.to &= targets;
-        for mv in piece_moves {
-            list.push(mv);
-        }
+        piece_moves.to &= keep(noisy);
+        list.extend(piece_moves);
         false
     });
-    list
 }
 
 /// Does the side to move have nothing but its king and pawns?
@@ -262,31 +244,13 @@ pub fn only_king_and_pawns(board: &Board) -> bool {
     let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
     (ours & !kings_and_pawns).is_empty()
 }
-// ANCHOR_END: stage-05-quiescence--noisy
+// ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-07-mvvlva
 
-/// The legal moves [`noisy_moves`] leaves out: quiet moves, castling
+/// The legal moves [`push_noisy_moves`] leaves out: quiet moves, castling
 /// included. Together the two give every legal move exactly once.
-pub fn quiet_moves(board: &Board) -> MoveList {
-    let us = board.side_to_move();
-    let enemies = board.colors(!us);
-    let promotion_rank = cozy_chess::Rank::Eighth.relative_to(us).bitboard();
-    let en_passant = board
-        .en_passant()
-        .map(|file| Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard());
-    let mut list = MoveList::new();
-    board.generate_moves(|mut piece_moves| {
-        let mut noisy = enemies;
-        if piece_moves.piece == Piece::Pawn {
-            noisy |= promotion_rank | en_passant.unwrap_or_default();
-        }
-        piece_moves.to &= !noisy;
-        for mv in piece_moves {
-            list.push(mv);
-        }
-        false
-    });
-    list
+pub fn push_quiet_moves(board: &Board, list: &mut MoveList) {
+    moves_landing_on(board, list, |noisy| !noisy);
 }
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-09-killers
@@ -295,8 +259,7 @@ pub fn quiet_moves(board: &Board) -> MoveList {
 /// no promotion?
 pub fn is_quiet(board: &Board, mv: Move) -> bool {
     let captures = board.color_on(mv.to) == Some(!board.side_to_move());
-    let pawn = board.piece_on(mv.from) == Some(Piece::Pawn);
-    let en_passant = pawn && mv.from.file() != mv.to.file();
-    !captures && !en_passant && mv.promotion.is_none()
+    !captures && !is_en_passant(board, mv) && mv.promotion.is_none()
 }
 // ANCHOR_END: stage-09-killers
+// ANCHOR_END: stage-01-board

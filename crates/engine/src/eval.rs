@@ -9,7 +9,7 @@
 
 use cozy_chess::{Board, Color, Move, Piece, Square};
 
-use crate::board::is_castling;
+use crate::board::{is_castling, is_en_passant};
 
 /// A score with a middlegame and an endgame half, in centipawns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -197,19 +197,42 @@ pub fn pst(piece: Piece, color: Color, square: Square) -> Tapered {
 }
 // ANCHOR_END: pst-lookup
 
+// ANCHOR: contribution
 /// Material plus piece-square value of one piece, from White's point of view
-/// (negative for Black's pieces).
+/// (negative for Black's pieces). Every move the search makes adds and
+/// removes a few of these, so they are worked out once, when the program
+/// is compiled, into one table: [`CONTRIBUTIONS`].
 fn contribution(piece: Piece, color: Color, square: Square) -> Tapered {
-    let mut value = MATERIAL[piece as usize];
-    value += pst(piece, color, square);
-    match color {
-        Color::White => value,
-        Color::Black => Tapered {
-            mg: -value.mg,
-            eg: -value.eg,
-        },
-    }
+    CONTRIBUTIONS[color as usize][piece as usize][square as usize]
 }
+
+/// [`contribution`] of every piece of either colour on every square.
+static CONTRIBUTIONS: [[[Tapered; 64]; 6]; 2] = contributions();
+
+const fn contributions() -> [[[Tapered; 64]; 6]; 2] {
+    let mut table = [[[Tapered { mg: 0, eg: 0 }; 64]; 6]; 2];
+    let mut piece = 0;
+    while piece < 6 {
+        let mut square = 0;
+        while square < 64 {
+            let material = MATERIAL[piece];
+            // White reads the diagram flipped (see `pst`), Black as it is.
+            let white = square ^ 56;
+            table[0][piece][square] = Tapered {
+                mg: material.mg + PST_MG[piece][white],
+                eg: material.eg + PST_EG[piece][white],
+            };
+            table[1][piece][square] = Tapered {
+                mg: -(material.mg + PST_MG[piece][square]),
+                eg: -(material.eg + PST_EG[piece][square]),
+            };
+            square += 1;
+        }
+        piece += 1;
+    }
+    table
+}
+// ANCHOR_END: contribution
 
 // ANCHOR: accumulator
 /// The evaluation's running sums: what the whole board adds up to, kept
@@ -272,9 +295,8 @@ impl Accumulator {
         }
         if let Some(victim) = board.piece_on(mv.to) {
             next.remove(victim, !us, mv.to);
-        } else if piece == Piece::Pawn && mv.from.file() != mv.to.file() {
-            // A pawn moving diagonally onto an empty square captures en
-            // passant: the victim stands beside it, on the from-square's rank.
+        } else if is_en_passant(board, mv) {
+            // The victim stands beside the pawn, on the from-square's rank.
             let victim_square = Square::new(mv.to.file(), mv.from.rank());
             next.remove(Piece::Pawn, !us, victim_square);
         }
@@ -302,47 +324,45 @@ impl Accumulator {
 // ANCHOR: accumulator-stack
 /// One accumulator per ply of the current search path. Entry `ply + 1` is
 /// written from entry `ply` when a move is made; going back up the tree needs
-/// no undo, because the parent's entry is still there.
+/// no undo, because the parent's entry is still there. The stack is made
+/// once, as deep as the search can go, so that no search allocates it again.
 pub struct AccumulatorStack {
     stack: Vec<Accumulator>,
 }
 
 impl AccumulatorStack {
-    /// A stack whose root (ply 0) is `board`.
-    pub fn new(board: &Board) -> Self {
+    /// A stack with room for plies `0..plies`.
+    pub fn new(plies: usize) -> Self {
         AccumulatorStack {
-            stack: vec![Accumulator::from_board(board)],
+            stack: vec![Accumulator::default(); plies],
         }
+    }
+
+    /// Start a new path at `board`, the root (ply 0).
+    pub fn reset(&mut self, board: &Board) {
+        self.stack[0] = Accumulator::from_board(board);
     }
 
     /// Write the accumulator of ply `ply + 1`: the position after `mv` is
     /// played at ply `ply`.
     pub fn update(&mut self, board: &Board, mv: Move, ply: usize) {
-        let next = self.stack[ply].after_move(board, mv);
-        self.stack.truncate(ply + 1);
-        self.stack.push(next);
+        self.stack[ply + 1] = self.stack[ply].after_move(board, mv);
     }
 
     /// The accumulator of ply `ply`.
     pub fn at(&self, ply: usize) -> &Accumulator {
         &self.stack[ply]
     }
-}
-// ANCHOR_END: accumulator-stack
-// ANCHOR_END: stage-02-eval
-// ANCHOR: stage-12-nullmove
+    // ANCHOR: stage-12-nullmove
 
-impl AccumulatorStack {
     /// Write the accumulator of ply `ply + 1` after a null move (a pass),
     /// which changes nothing on the board.
     pub fn update_null(&mut self, ply: usize) {
-        let same = self.stack[ply];
-        self.stack.truncate(ply + 1);
-        self.stack.push(same);
+        self.stack[ply + 1] = self.stack[ply];
     }
+    // ANCHOR_END: stage-12-nullmove
 }
-// ANCHOR_END: stage-12-nullmove
-// ANCHOR: stage-02-eval--evaluate
+// ANCHOR_END: accumulator-stack
 
 /// The static evaluation from scratch, from the side to move's point of view.
 pub fn evaluate(board: &Board) -> i32 {
@@ -376,4 +396,30 @@ pub fn breakdown(board: &Board) -> Breakdown {
     b.total_side_to_move = acc.evaluate(board.side_to_move());
     b
 }
-// ANCHOR_END: stage-02-eval--evaluate
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table made at compile time holds what its definition says:
+    /// material plus piece-square value, negated for Black.
+    #[test]
+    fn every_contribution_is_material_plus_piece_square() {
+        for color in [Color::White, Color::Black] {
+            for piece in Piece::ALL {
+                for square in Square::ALL {
+                    let mut value = MATERIAL[piece as usize];
+                    value += pst(piece, color, square);
+                    if color == Color::Black {
+                        value = Tapered {
+                            mg: -value.mg,
+                            eg: -value.eg,
+                        };
+                    }
+                    assert_eq!(contribution(piece, color, square), value);
+                }
+            }
+        }
+    }
+}
+// ANCHOR_END: stage-02-eval

@@ -7,12 +7,10 @@
 //! refutes its siblings too (a threat that works against many of the
 //! opponent's moves), and the search can remember which.
 
-use cozy_chess::Move;
-// ANCHOR_END: stage-09-killers
 // ANCHOR: stage-10-history--imports
 use cozy_chess::Board;
 // ANCHOR_END: stage-10-history--imports
-// ANCHOR: stage-09-killers--killers
+use cozy_chess::Move;
 
 // ANCHOR: killers
 /// Two killer moves per ply: the latest quiet moves that caused a beta
@@ -51,7 +49,6 @@ impl Killers {
     }
 }
 // ANCHOR_END: killers
-// ANCHOR_END: stage-09-killers--killers
 // ANCHOR: stage-10-history
 
 // ANCHOR: history-table
@@ -123,3 +120,4 @@ impl History {
     }
 }
 // ANCHOR_END: stage-10-history
+// ANCHOR_END: stage-09-killers

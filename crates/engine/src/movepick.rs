@@ -2,42 +2,111 @@
 //! Move ordering: which move the search tries first.
 //!
 //! The search never walks a move list itself. It asks a [`MovePicker`] for
-//! the next move, one at a time, until there are none left. Negamax looks
-//! at every move anyway, so chapter 3's picker simply hands them out in the
-//! order cozy-chess generates them. From alpha-beta on, the order decides
-//! how much of the tree is searched at all, and the later chapters teach
-//! the picker to hand out the most promising move first, often before the
-//! rest is even generated.
+//! the next move, one at a time, until there are none left. The picker
+//! walks through its [`Stage`]s in order, and each stage hands out some of
+//! the moves. Chapter 3's picker has one stage that matters: the moves in
+//! the order cozy-chess generates them (negamax looks at every move
+//! anyway). From alpha-beta on, the order decides how much of the tree is
+//! searched at all, and each chapter on move ordering puts a stage in
+//! front, so that the most promising moves come first, often before the
+//! rest are even generated.
 
+// ANCHOR: stage-05-quiescence--imports
+use arrayvec::ArrayVec;
+use cozy_chess::Piece;
+// ANCHOR_END: stage-05-quiescence--imports
 use cozy_chess::{Board, Move};
 
-use crate::board::{MoveList, legal_moves};
-// ANCHOR_END: stage-03-negamax
-// ANCHOR: stage-05-quiescence--imports
-use crate::board::noisy_moves;
-use crate::eval::MATERIAL;
-// ANCHOR_END: stage-05-quiescence--imports
-// ANCHOR: stage-07-mvvlva--imports
-use cozy_chess::Piece;
-
-use crate::board::{MAX_MOVES, quiet_moves};
-// ANCHOR_END: stage-07-mvvlva--imports
 // ANCHOR: stage-09-killers--imports
 use crate::board::is_quiet;
 // ANCHOR_END: stage-09-killers--imports
-// ANCHOR: stage-03-negamax--picker
+use crate::board::{MoveList, push_legal_moves};
+// ANCHOR: stage-05-quiescence--crate-imports
+use crate::board::{MAX_MOVES, is_en_passant, push_noisy_moves};
+use crate::eval::MATERIAL;
+// ANCHOR_END: stage-05-quiescence--crate-imports
+// ANCHOR: stage-07-mvvlva--imports
+use crate::board::push_quiet_moves;
+// ANCHOR_END: stage-07-mvvlva--imports
+// ANCHOR: stage-10-history--imports
+use crate::history::History;
+// ANCHOR_END: stage-10-history--imports
 
+// ANCHOR: stage
+/// The stages of a picker, in the order it walks through them. Each hands
+/// out some of the moves; when it has none left, the picker goes on to the
+/// next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    // ANCHOR: stage-06-iterative--stage
+    /// The previous iteration's best move here.
+    PvMove,
+    // ANCHOR_END: stage-06-iterative--stage
+    // ANCHOR: stage-08-tt--stage
+    /// The best move an earlier search stored for this position.
+    TableMove,
+    // ANCHOR_END: stage-08-tt--stage
+    // ANCHOR: stage-07-mvvlva--stage
+    /// Generate the captures and promotions, each with its MVV-LVA score.
+    GenerateNoisy,
+    /// Hand them out, best score first.
+    Noisy,
+    // ANCHOR_END: stage-07-mvvlva--stage
+    // ANCHOR: stage-09-killers--stage
+    /// This ply's killer moves.
+    Killers,
+    // ANCHOR_END: stage-09-killers--stage
+    /// Generate the moves no earlier stage generated: every legal move at
+    /// first, the quiet ones once captures go first.
+    GenerateRest,
+    /// Hand them out.
+    Rest,
+    /// Every move has been handed out.
+    Done,
+}
+
+impl Stage {
+    /// Every stage, in the order they are declared: the picker's path.
+    pub const ALL: &[Stage] = &[
+        // ANCHOR: stage-06-iterative--path
+        Stage::PvMove,
+        // ANCHOR_END: stage-06-iterative--path
+        // ANCHOR: stage-08-tt--path
+        Stage::TableMove,
+        // ANCHOR_END: stage-08-tt--path
+        // ANCHOR: stage-07-mvvlva--path
+        Stage::GenerateNoisy,
+        Stage::Noisy,
+        // ANCHOR_END: stage-07-mvvlva--path
+        // ANCHOR: stage-09-killers--path
+        Stage::Killers,
+        // ANCHOR_END: stage-09-killers--path
+        Stage::GenerateRest,
+        Stage::Rest,
+        Stage::Done,
+    ];
+
+    /// The stage after this one (`Done` stays `Done`).
+    fn next(self) -> Stage {
+        let after = self as usize + 1;
+        Stage::ALL.get(after).copied().unwrap_or(Stage::Done)
+    }
+}
+// ANCHOR_END: stage
+
+// ANCHOR: picker
 /// Hands out the legal moves of one position, each exactly once.
 pub struct MovePicker<'a> {
     pos: &'a Board,
-    /// The generated moves; generated on the first call of `next`.
+    stage: Stage,
+    /// The generated moves, in one buffer: each stage that generates
+    /// appends to it, and nothing beyond what was generated is written.
     moves: MoveList,
-    generated: bool,
     /// How many of `moves` have been handed out or skipped.
-    index: usize,
-    /// At the root, `go searchmoves` may restrict the moves to search.
-    only: Vec<Move>,
-    // ANCHOR_END: stage-03-negamax--picker
+    next: usize,
+    /// At the root, `go searchmoves` may restrict the moves to search (a
+    /// copy: the search goes on changing itself while the picker lives).
+    only: MoveList,
     // ANCHOR: stage-05-quiescence--picker
     /// Quiescence: only captures and promotions.
     noisy_only: bool,
@@ -47,14 +116,15 @@ pub struct MovePicker<'a> {
     // ANCHOR: stage-06-iterative--picker
     /// The previous iteration's move here, tried before anything else.
     pv_move: Option<Move>,
-    /// Moves handed out before generating, skipped when generated.
-    handed_out: Vec<Move>,
+    /// Moves handed out before they were generated: when they are, they
+    /// are skipped. A few at most, so a small list on the stack.
+    handed_out: ArrayVec<Move, 4>,
     // ANCHOR_END: stage-06-iterative--picker
     // ANCHOR: stage-07-mvvlva--picker
-    /// Hand out captures and promotions first, by MVV-LVA.
-    captures_first: bool,
-    /// The captures and promotions with their scores, generated on first use.
-    captures: Option<ScoredMoves>,
+    /// Captures and promotions first, by MVV-LVA.
+    noisy_first: bool,
+    /// The score of each scored move of `moves`, at the same index.
+    scores: ArrayVec<i32, MAX_MOVES>,
     // ANCHOR_END: stage-07-mvvlva--picker
     // ANCHOR: stage-08-tt--picker
     /// The best move an earlier search found here, from the table.
@@ -64,36 +134,29 @@ pub struct MovePicker<'a> {
     /// This ply's killer moves, tried after the captures.
     killers: [Option<Move>; 2],
     // ANCHOR_END: stage-09-killers--picker
-    // ANCHOR: stage-10-history--picker
-    /// `next` stops before the remaining moves: `next_by` scores them.
-    hold_back_rest: bool,
-    /// The remaining moves, scored, once `next_by` has generated them.
-    scored_rest: Option<ScoredMoves>,
-    // ANCHOR_END: stage-10-history--picker
-    // ANCHOR: stage-03-negamax--new
 }
+// ANCHOR_END: picker
 
 impl<'a> MovePicker<'a> {
     /// A picker for every legal move of `pos`.
     pub fn new(pos: &'a Board) -> Self {
         MovePicker {
             pos,
+            stage: Stage::ALL[0],
             moves: MoveList::new(),
-            generated: false,
-            index: 0,
-            only: Vec::new(),
-            // ANCHOR_END: stage-03-negamax--new
+            next: 0,
+            only: MoveList::new(),
             // ANCHOR: stage-05-quiescence--new
             noisy_only: false,
             victims_first: false,
             // ANCHOR_END: stage-05-quiescence--new
             // ANCHOR: stage-06-iterative--new
             pv_move: None,
-            handed_out: Vec::new(),
+            handed_out: ArrayVec::new(),
             // ANCHOR_END: stage-06-iterative--new
             // ANCHOR: stage-07-mvvlva--new
-            captures_first: false,
-            captures: None,
+            noisy_first: false,
+            scores: ArrayVec::new(),
             // ANCHOR_END: stage-07-mvvlva--new
             // ANCHOR: stage-08-tt--new
             tt_move: None,
@@ -101,84 +164,123 @@ impl<'a> MovePicker<'a> {
             // ANCHOR: stage-09-killers--new
             killers: [None; 2],
             // ANCHOR_END: stage-09-killers--new
-            // ANCHOR: stage-10-history--new
-            hold_back_rest: false,
-            scored_rest: None,
-            // ANCHOR_END: stage-10-history--new
-            // ANCHOR: stage-03-negamax--next
         }
     }
 
     /// Hand out only moves from `moves` (`go searchmoves`); empty means all.
     pub fn only(&mut self, moves: &[Move]) {
-        self.only = moves.to_vec();
+        self.only.clear();
+        // Each legal move once: they all fit.
+        for &mv in moves {
+            if !self.only.contains(&mv) {
+                self.only.push(mv);
+            }
+        }
     }
-}
 
-// ANCHOR: picker-next
-impl Iterator for MovePicker<'_> {
-    type Item = Move;
-
+    // ANCHOR: picker-pick
     /// The next move to search, or `None` when every move has been handed
     /// out.
-    fn next(&mut self) -> Option<Move> {
-        // ANCHOR_END: picker-next
-        // ANCHOR_END: stage-03-negamax--next
-        // ANCHOR: stage-06-iterative--next
-        if let Some(mv) = self.next_pv_move() {
-            return Some(mv);
-        }
-        // ANCHOR_END: stage-06-iterative--next
-        // ANCHOR: stage-08-tt--next
-        if let Some(mv) = self.tt_move.take() {
-            // The table's move can be from another position that shares
-            // the key's bucket only if the keys collide; checking it costs
-            // little and makes an illegal move impossible.
-            if let Some(mv) = self.hand_out_early(mv) {
-                return Some(mv);
+    // REPLACED: stage-10-history
+    // pub fn pick(&mut self) -> Option<Move> {
+    // REPLACED_END: stage-10-history
+    // ANCHOR: stage-10-history--pick
+    /// With a `history`, the rest of the moves (the quiet ones, once
+    /// captures and killers have gone) come best history first.
+    pub fn pick(&mut self, history: Option<&History>) -> Option<Move> {
+        // ANCHOR_END: stage-10-history--pick
+        loop {
+            match self.stage {
+                // ANCHOR: stage-06-iterative--next
+                Stage::PvMove => {
+                    self.stage = self.stage.next();
+                    if let Some(mv) = self.pv_move.and_then(|mv| self.hand_out_early(mv)) {
+                        return Some(mv);
+                    }
+                }
+                // ANCHOR_END: stage-06-iterative--next
+                // ANCHOR: stage-08-tt--next
+                Stage::TableMove => {
+                    self.stage = self.stage.next();
+                    // The table's move can be from another position only if
+                    // the keys collide; checking it costs little and makes
+                    // an illegal move impossible.
+                    if let Some(mv) = self.tt_move.and_then(|mv| self.hand_out_early(mv)) {
+                        return Some(mv);
+                    }
+                }
+                // ANCHOR_END: stage-08-tt--next
+                // ANCHOR: stage-07-mvvlva--next
+                Stage::GenerateNoisy => {
+                    self.stage = self.stage.next();
+                    if self.noisy_first {
+                        self.generate_noisy();
+                    }
+                }
+                Stage::Noisy => match self.select_best() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = self.stage.next(),
+                },
+                // ANCHOR_END: stage-07-mvvlva--next
+                // ANCHOR: stage-09-killers--next
+                Stage::Killers => match self.next_killer() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = self.stage.next(),
+                },
+                // ANCHOR_END: stage-09-killers--next
+                Stage::GenerateRest => {
+                    self.stage = self.stage.next();
+                    self.generate_rest();
+                    // ANCHOR: stage-10-history--score
+                    if let Some(history) = history {
+                        self.score_rest(history);
+                    }
+                    // ANCHOR_END: stage-10-history--score
+                }
+                Stage::Rest => match self.next_rest() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = self.stage.next(),
+                },
+                Stage::Done => return None,
             }
         }
-        // ANCHOR_END: stage-08-tt--next
-        // ANCHOR: stage-07-mvvlva--next
-        if let Some(mv) = self.next_capture() {
-            return Some(mv);
-        }
-        // ANCHOR_END: stage-07-mvvlva--next
-        // ANCHOR: stage-09-killers--next
-        if let Some(mv) = self.next_killer() {
-            return Some(mv);
-        }
-        // ANCHOR_END: stage-09-killers--next
-        // ANCHOR: stage-03-negamax--generated
-        // ANCHOR: picker-next-end
-        self.next_generated()
     }
-}
-// ANCHOR_END: picker-next-end
+    // ANCHOR_END: picker-pick
 
-impl MovePicker<'_> {
-    /// The generated moves, in order, skipping those not wanted.
-    fn next_generated(&mut self) -> Option<Move> {
-        // ANCHOR_END: stage-03-negamax--generated
-        // ANCHOR: stage-10-history--hold-back
-        if self.hold_back_rest {
-            return None;
-        }
-        // ANCHOR_END: stage-10-history--hold-back
-        // ANCHOR: stage-03-negamax--generate
-        if !self.generated {
-            self.moves = self.generate();
-            self.generated = true;
-            // ANCHOR_END: stage-03-negamax--generate
-            // ANCHOR: stage-05-quiescence--sort
-            if self.victims_first {
-                most_valuable_victim_first(self.pos, &mut self.moves);
+    /// Append the moves no earlier stage generated.
+    fn generate_rest(&mut self) {
+        // ANCHOR: stage-07-mvvlva--rest
+        if self.noisy_first {
+            // The captures went first: what is left are the quiet moves
+            // (none at all in quiescence).
+            if !self.noisy_only {
+                push_quiet_moves(self.pos, &mut self.moves);
             }
-            // ANCHOR_END: stage-05-quiescence--sort
-            // ANCHOR: stage-03-negamax--loop
+            return;
         }
-        while let Some(&mv) = self.moves.get(self.index) {
-            self.index += 1;
+        // ANCHOR_END: stage-07-mvvlva--rest
+        // ANCHOR: stage-05-quiescence--generate
+        if self.noisy_only {
+            push_noisy_moves(self.pos, &mut self.moves);
+            self.sort_by_victim();
+            return;
+        }
+        // ANCHOR_END: stage-05-quiescence--generate
+        push_legal_moves(self.pos, &mut self.moves);
+        // ANCHOR: stage-05-quiescence--sort
+        self.sort_by_victim();
+        // ANCHOR_END: stage-05-quiescence--sort
+    }
+
+    /// The rest, in the order they stand, skipping those not wanted.
+    fn next_rest(&mut self) -> Option<Move> {
+        // ANCHOR: stage-10-history--best
+        if self.scores.len() > self.next {
+            return self.select_best();
+        }
+        // ANCHOR_END: stage-10-history--best
+        while let Some(&mv) = self.moves.get(self.next) {
+            self.next += 1;
             if self.wanted(mv) {
                 return Some(mv);
             }
@@ -186,58 +288,61 @@ impl MovePicker<'_> {
         None
     }
 
-    fn generate(&self) -> MoveList {
-        // ANCHOR_END: stage-03-negamax--loop
-        // ANCHOR: stage-07-mvvlva--generate
-        // The captures went first: what is left are the quiet moves.
-        if self.captures_first {
-            return if self.noisy_only {
-                MoveList::new()
-            } else {
-                quiet_moves(self.pos)
-            };
-        }
-        // ANCHOR_END: stage-07-mvvlva--generate
-        // ANCHOR: stage-05-quiescence--generate
-        if self.noisy_only {
-            return noisy_moves(self.pos);
-        }
-        // ANCHOR_END: stage-05-quiescence--generate
-        // ANCHOR: stage-03-negamax--wanted
-        legal_moves(self.pos)
-    }
-
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
-        // ANCHOR_END: stage-03-negamax--wanted
         // ANCHOR: stage-06-iterative--wanted
         if self.handed_out.contains(&mv) {
             return false;
         }
         // ANCHOR_END: stage-06-iterative--wanted
-        // ANCHOR: stage-03-negamax--end
         self.only.is_empty() || self.only.contains(&mv)
     }
 }
-// ANCHOR_END: stage-03-negamax--end
-// ANCHOR: stage-05-quiescence
 
-impl<'a> MovePicker<'a> {
-    /// A picker for quiescence search: captures and promotions, or every
-    /// evasion when in check, the most valuable victim first.
-    pub fn for_quiescence(pos: &'a Board) -> Self {
-        let mut picker = MovePicker::new(pos);
-        picker.noisy_only = pos.checkers().is_empty();
-        picker.victims_first = true;
-        picker
+/// The moves in the picker's order, for a loop that wants them all.
+impl Iterator for MovePicker<'_> {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        // REPLACED: stage-10-history
+        // self.pick()
+        // REPLACED_END: stage-10-history
+        // ANCHOR: stage-10-history--iterator
+        self.pick(None)
+        // ANCHOR_END: stage-10-history--iterator
     }
 }
+// ANCHOR: stage-05-quiescence
 
-/// Sort captures so that the most valuable victim comes first (a pawn taken
-/// en passant counts as a pawn; quiet moves come last). The sort is stable:
-/// equal victims keep the generator's order.
-fn most_valuable_victim_first(pos: &Board, moves: &mut MoveList) {
-    moves.sort_by_key(|&mv| std::cmp::Reverse(victim_value(pos, mv)));
+impl MovePicker<'_> {
+    /// Pick for quiescence search: captures and promotions, or every
+    /// evasion when in check, the most valuable victim first.
+    pub fn for_quiescence(&mut self) {
+        self.noisy_only = self.pos.checkers().is_empty();
+        self.victims_first = true;
+    }
+
+    /// With `victims_first`, sort the moves so that the most valuable
+    /// victim comes first (quiet moves last). An insertion sort, on values
+    /// worked out once per move: the lists are short, and it is stable, so
+    /// equal victims keep the generator's order.
+    fn sort_by_victim(&mut self) {
+        // Fewer than two moves are in order already.
+        if !self.victims_first || self.moves.len() < 2 {
+            return;
+        }
+        let pos = self.pos;
+        let mut values: ArrayVec<i32, MAX_MOVES> =
+            self.moves.iter().map(|&mv| victim_value(pos, mv)).collect();
+        for i in 1..values.len() {
+            let mut j = i;
+            while j > 0 && values[j - 1] < values[j] {
+                values.swap(j - 1, j);
+                self.moves.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
 }
 
 /// Material value of what `mv` captures (0 for a quiet move).
@@ -245,16 +350,12 @@ fn victim_value(pos: &Board, mv: Move) -> i32 {
     let us = pos.side_to_move();
     let victim = match pos.piece_on(mv.to) {
         Some(piece) if pos.color_on(mv.to) != Some(us) => Some(piece),
-        // A pawn moving diagonally onto an empty square captures en passant.
-        None if pos.piece_on(mv.from) == Some(cozy_chess::Piece::Pawn)
-            && mv.from.file() != mv.to.file() =>
-        {
-            Some(cozy_chess::Piece::Pawn)
-        }
+        None if is_en_passant(pos, mv) => Some(Piece::Pawn),
         _ => None,
     };
     victim.map_or(0, |piece| MATERIAL[piece as usize].mg)
 }
+
 // ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-06-iterative
 
@@ -262,11 +363,6 @@ impl MovePicker<'_> {
     /// Try `mv`, the previous iteration's best move here, before all others.
     pub fn pv_move(&mut self, mv: Move) {
         self.pv_move = Some(mv);
-    }
-
-    fn next_pv_move(&mut self) -> Option<Move> {
-        let mv = self.pv_move.take()?;
-        self.hand_out_early(mv)
     }
 
     /// Hand out `mv` before generating, if it is legal and wanted here.
@@ -281,51 +377,48 @@ impl MovePicker<'_> {
 // ANCHOR_END: stage-06-iterative
 // ANCHOR: stage-07-mvvlva
 
-// ANCHOR: scored-moves
-/// Moves with a score each, handed out best first. Instead of sorting the
-/// whole list, each call finds the best of the moves not yet handed out
-/// (one step of a selection sort): after a cutoff the rest are never
-/// looked at, so most of the sorting a full sort would do is never needed.
-pub struct ScoredMoves {
-    moves: MoveList,
-    scores: [i32; MAX_MOVES],
-    next: usize,
-}
+impl MovePicker<'_> {
+    /// Hand out captures and promotions first, best MVV-LVA score first,
+    /// then the quiet moves.
+    pub fn mvv_lva(&mut self) {
+        self.noisy_first = true;
+        self.victims_first = false;
+    }
 
-impl ScoredMoves {
-    pub fn new(moves: MoveList, score: impl Fn(Move) -> i32) -> Self {
-        let mut scores = [0; MAX_MOVES];
-        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
-            *slot = score(mv);
-        }
-        ScoredMoves {
-            moves,
-            scores,
-            next: 0,
-        }
+    /// Append the captures and promotions, each with its score.
+    fn generate_noisy(&mut self) {
+        push_noisy_moves(self.pos, &mut self.moves);
+        let pos = self.pos;
+        let scores = self.moves.iter().map(|&mv| mvv_lva(pos, mv));
+        self.scores.extend(scores);
     }
 
     // ANCHOR: select-best
-    /// The best-scoring move not yet handed out (the first of equals).
-    pub fn select_best(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.next >= len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+    /// The best-scoring wanted move not yet handed out (the first of
+    /// equals). Instead of sorting the whole list, each call finds the best
+    /// of the moves left (one step of a selection sort): after a cutoff the
+    /// rest are never looked at, so most of the sorting a full sort would
+    /// do is never needed.
+    fn select_best(&mut self) -> Option<Move> {
+        while self.next < self.scores.len() {
+            let mut best = self.next;
+            for i in self.next + 1..self.scores.len() {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+            let mv = self.moves[self.next];
+            self.next += 1;
+            if self.wanted(mv) {
+                return Some(mv);
             }
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves[self.next - 1])
+        None
     }
     // ANCHOR_END: select-best
 }
-// ANCHOR_END: scored-moves
 
 // ANCHOR: mvv-lva
 /// Most valuable victim, least valuable attacker: a capture scores eight
@@ -341,33 +434,6 @@ pub fn mvv_lva(pos: &Board, mv: Move) -> i32 {
     8 * (victim_value(pos, mv) + promotion) - attacker
 }
 // ANCHOR_END: mvv-lva
-
-// ANCHOR: next-capture
-impl MovePicker<'_> {
-    /// Hand out captures and promotions first, best MVV-LVA score first,
-    /// then the quiet moves.
-    pub fn mvv_lva(&mut self) {
-        self.captures_first = true;
-        self.victims_first = false;
-    }
-
-    fn next_capture(&mut self) -> Option<Move> {
-        if !self.captures_first {
-            return None;
-        }
-        if self.captures.is_none() {
-            let pos = self.pos;
-            self.captures = Some(ScoredMoves::new(noisy_moves(pos), |mv| mvv_lva(pos, mv)));
-        }
-        loop {
-            let mv = self.captures.as_mut()?.select_best()?;
-            if self.wanted(mv) {
-                return Some(mv);
-            }
-        }
-    }
-}
-// ANCHOR_END: next-capture
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-08-tt
 
@@ -408,25 +474,14 @@ impl MovePicker<'_> {
 // ANCHOR: stage-10-history
 
 impl MovePicker<'_> {
-    // ANCHOR: next-by
-    /// Like `next`, but the moves left after the earlier stages (the quiet
-    /// moves, once captures and killers have gone) come best `score` first.
-    pub fn next_by(&mut self, score: impl Fn(&Board, Move) -> i32) -> Option<Move> {
-        if self.scored_rest.is_none() {
-            self.hold_back_rest = true;
-            if let Some(mv) = self.next() {
-                return Some(mv);
-            }
-            let pos = self.pos;
-            self.scored_rest = Some(ScoredMoves::new(self.generate(), |mv| score(pos, mv)));
-        }
-        loop {
-            let mv = self.scored_rest.as_mut()?.select_best()?;
-            if self.wanted(mv) {
-                return Some(mv);
-            }
-        }
+    /// Score the rest of the moves, just generated, by their history, so
+    /// that they come best first.
+    fn score_rest(&mut self, history: &History) {
+        let pos = self.pos;
+        let rest = &self.moves[self.scores.len()..];
+        let scores = rest.iter().map(|&mv| history.get(pos, mv));
+        self.scores.extend(scores);
     }
-    // ANCHOR_END: next-by
 }
 // ANCHOR_END: stage-10-history
+// ANCHOR_END: stage-03-negamax

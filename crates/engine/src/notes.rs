@@ -8,191 +8,215 @@
 
 use cozy_chess::Move;
 
-// ANCHOR: note-enum
-// ANCHOR: note-variants
-/// Something the search did.
-#[derive(Clone, Copy, Debug)]
-pub enum Note {
+// ANCHOR: notes-macro
+/// Declares the notes, one line each: a variant of [`Note`] (with the
+/// details it carries) and the label under which [`Stats`] prints its
+/// count (`""`: not printed). A note that carries a number of nodes says
+/// `per` that field, and its count adds the number instead of one.
+macro_rules! notes {
+    (@amount) => { 1 };
+    (@amount $amount:ident) => { $amount };
+    ($($(#[$doc:meta])* $name:ident $({ $($field:ident: $ty:ty),* })?
+        => $label:literal $(per $amount:ident)?,)*) => {
+        /// Something the search did.
+        #[derive(Clone, Copy, Debug)]
+        pub enum Note {
+            $($(#[$doc])* $name $({ $($field: $ty),* })?,)*
+        }
+
+        /// What kind of note a [`Note`] is, without its details: the key
+        /// of a [`Stats`] count.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Count {
+            $($name,)*
+        }
+
+        impl Note {
+            pub fn kind(&self) -> Count {
+                match self {
+                    $(Note::$name { .. } => Count::$name,)*
+                }
+            }
+
+            /// What this note adds to its count.
+            pub fn amount(&self) -> u64 {
+                match *self {
+                    $(Note::$name { $($amount,)? .. } => notes!(@amount $($amount)?),)*
+                }
+            }
+        }
+
+        impl Count {
+            /// Every kind, in the order they are declared.
+            pub const ALL: &[Count] = &[$(Count::$name,)*];
+
+            /// What `Stats` prints in front of the count.
+            pub fn label(self) -> &'static str {
+                match self {
+                    $(Count::$name => $label,)*
+                }
+            }
+        }
+    };
+}
+// ANCHOR_END: notes-macro
+
+// ANCHOR: note-list
+notes! {
     /// A node of the main search was entered.
-    Node { ply: usize },
+    Node { ply: usize } => "main nodes",
     /// The move `mv` at ply `ply` is about to be searched.
-    Move { mv: Move, ply: usize },
-    /// The node reached by the last `Move` returned `score`, from the point of
-    /// view of the side to move there.
-    Exit { score: i32 },
-    // ANCHOR_END: note-variants
-    // ANCHOR_END: stage-03-negamax
+    Move { mv: Move, ply: usize } => "",
+    /// The node reached by the last `Move` returned `score`, from the point
+    /// of view of the side to move there.
+    Exit { score: i32 } => "",
     // ANCHOR: stage-04-alphabeta--note
     /// Move number `move_index` (0 = first) failed high: the remaining
     /// moves are not searched.
-    Cutoff { move_index: usize },
+    Cutoff { move_index: usize } => "beta cutoffs",
     // ANCHOR_END: stage-04-alphabeta--note
     // ANCHOR: stage-05-quiescence--note
     /// A node of the quiescence search was entered.
-    QuiescenceNode { ply: usize },
+    QuiescenceNode { ply: usize } => "quiescence nodes",
     // ANCHOR_END: stage-05-quiescence--note
     // ANCHOR: stage-08-tt--note
     /// The transposition table knew the current position.
-    TtHit,
+    TtHit => "table hits",
     /// ... and what it knew settled the node without a search.
-    TtCutoff,
+    TtCutoff => "table cutoffs",
     // ANCHOR_END: stage-08-tt--note
     // ANCHOR: stage-11-pvs--note
     /// A later move of a PV node is searched with a null window.
-    NullWindowSearch,
+    NullWindowSearch => "null-window searches",
     /// ... and it had to be searched again with the full window.
-    ReSearch,
+    ReSearch => "re-searches",
     // ANCHOR_END: stage-11-pvs--note
     // ANCHOR: stage-12-nullmove--note
     /// A null move is tried.
-    NullMove,
+    NullMove => "null moves tried",
     /// ... and the reduced search after it failed high: a cutoff.
-    NullMoveCutoff,
+    NullMoveCutoff => "null-move cutoffs",
     /// An outermost null-move search ended after `nodes` nodes.
-    NullMoveNodes { nodes: u64 },
+    NullMoveNodes { nodes: u64 } => "nodes after a pass" per nodes,
     /// A null-move fail-high is checked by a verification search.
-    NullMoveVerification,
+    NullMoveVerification => "verifications",
     // ANCHOR_END: stage-12-nullmove--note
-    // ANCHOR: stage-03-negamax--stats
-    // ANCHOR: note-enum-close
 }
-// ANCHOR_END: note-enum-close
-// ANCHOR_END: note-enum
+// ANCHOR_END: note-list
 
+// ANCHOR: stats
 /// Counters fed by notes: `cb2026 search --stats` prints them.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
-    /// Main-search nodes.
-    pub nodes: u64,
+    /// How many notes of each kind (or, for a note that carries a number
+    /// of nodes, how many nodes), indexed by `Count as usize`.
+    counts: [u64; Count::ALL.len()],
     /// Deepest ply reached.
     pub max_ply: usize,
-    // ANCHOR_END: stage-03-negamax--stats
     // ANCHOR: stage-04-alphabeta--stats
-    /// Beta cutoffs.
-    pub cutoffs: u64,
     /// Beta cutoffs by the first move searched: the classic measure of move
     /// ordering. Perfect ordering would make this 100%.
     pub first_move_cutoffs: u64,
     // ANCHOR_END: stage-04-alphabeta--stats
-    // ANCHOR: stage-05-quiescence--stats
-    /// Quiescence nodes.
-    pub qnodes: u64,
-    // ANCHOR_END: stage-05-quiescence--stats
-    // ANCHOR: stage-08-tt--stats
-    /// Main-search nodes whose position the table knew.
-    pub tt_hits: u64,
-    /// Nodes the table's entry settled without a search.
-    pub tt_cutoffs: u64,
-    // ANCHOR_END: stage-08-tt--stats
-    // ANCHOR: stage-11-pvs--stats
-    /// Null-window searches of later moves, and how many needed a re-search.
-    pub null_window_searches: u64,
-    pub re_searches: u64,
-    // ANCHOR_END: stage-11-pvs--stats
-    // ANCHOR: stage-12-nullmove--stats
-    /// Null moves tried, how many cut off, how many were verified, and the
-    /// nodes spent inside null-move searches.
-    pub null_moves: u64,
-    pub null_move_cutoffs: u64,
-    pub null_move_verifications: u64,
-    pub null_move_nodes: u64,
-    // ANCHOR_END: stage-12-nullmove--stats
-    // ANCHOR: stage-03-negamax--record
+}
+
+impl Default for Stats {
+    fn default() -> Self {
+        Stats {
+            counts: [0; Count::ALL.len()],
+            max_ply: 0,
+            // ANCHOR: stage-04-alphabeta--default
+            first_move_cutoffs: 0,
+            // ANCHOR_END: stage-04-alphabeta--default
+        }
+    }
+}
+
+impl std::ops::Index<Count> for Stats {
+    type Output = u64;
+
+    fn index(&self, count: Count) -> &u64 {
+        &self.counts[count as usize]
+    }
+}
+
+impl Note {
+    /// The ply of the node a note says the search entered, if it says so.
+    fn ply(&self) -> Option<usize> {
+        match *self {
+            Note::Node { ply } => Some(ply),
+            // ANCHOR: stage-05-quiescence--ply
+            Note::QuiescenceNode { ply } => Some(ply),
+            // ANCHOR_END: stage-05-quiescence--ply
+            _ => None,
+        }
+    }
 }
 
 impl Stats {
     pub fn record(&mut self, note: &Note) {
-        match *note {
-            Note::Node { ply } => {
-                self.nodes += 1;
-                self.max_ply = self.max_ply.max(ply);
-            }
-            // ANCHOR_END: stage-03-negamax--record
-            // ANCHOR: stage-04-alphabeta--record
-            Note::Cutoff { move_index } => {
-                self.cutoffs += 1;
-                if move_index == 0 {
-                    self.first_move_cutoffs += 1;
-                }
-            }
-            // ANCHOR_END: stage-04-alphabeta--record
-            // ANCHOR: stage-05-quiescence--record
-            Note::QuiescenceNode { ply } => {
-                self.qnodes += 1;
-                self.max_ply = self.max_ply.max(ply);
-            }
-            // ANCHOR_END: stage-05-quiescence--record
-            // ANCHOR: stage-08-tt--record
-            Note::TtHit => self.tt_hits += 1,
-            Note::TtCutoff => self.tt_cutoffs += 1,
-            // ANCHOR_END: stage-08-tt--record
-            // ANCHOR: stage-11-pvs--record
-            Note::NullWindowSearch => self.null_window_searches += 1,
-            Note::ReSearch => self.re_searches += 1,
-            // ANCHOR_END: stage-11-pvs--record
-            // ANCHOR: stage-12-nullmove--record
-            Note::NullMove => self.null_moves += 1,
-            Note::NullMoveCutoff => self.null_move_cutoffs += 1,
-            Note::NullMoveNodes { nodes } => self.null_move_nodes += nodes,
-            Note::NullMoveVerification => self.null_move_verifications += 1,
-            // ANCHOR_END: stage-12-nullmove--record
-            // ANCHOR: stage-03-negamax--display
-            Note::Move { .. } | Note::Exit { .. } => {}
+        self.counts[note.kind() as usize] += note.amount();
+        if let Some(ply) = note.ply() {
+            self.max_ply = self.max_ply.max(ply);
         }
+        // ANCHOR: stage-04-alphabeta--record
+        if let Note::Cutoff { move_index: 0 } = note {
+            self.first_move_cutoffs += 1;
+        }
+        // ANCHOR_END: stage-04-alphabeta--record
     }
-}
-// ANCHOR_END: stage-03-negamax--display
-// ANCHOR: stage-04-alphabeta--rate
+    // ANCHOR_END: stats
 
-impl Stats {
+    /// Add the counts of `other`, as when summing over positions.
+    pub fn add(&mut self, other: &Stats) {
+        for (count, more) in self.counts.iter_mut().zip(&other.counts) {
+            *count += more;
+        }
+        self.max_ply = self.max_ply.max(other.max_ply);
+        // ANCHOR: stage-04-alphabeta--add
+        self.first_move_cutoffs += other.first_move_cutoffs;
+        // ANCHOR_END: stage-04-alphabeta--add
+    }
+    // ANCHOR: stage-04-alphabeta--rate
+
     /// Fail-high on first move, in percent (`None` before any cutoff).
     pub fn first_move_cutoff_rate(&self) -> Option<f64> {
-        (self.cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / self.cutoffs as f64)
+        let cutoffs = self[Count::Cutoff];
+        (cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / cutoffs as f64)
     }
+    // ANCHOR_END: stage-04-alphabeta--rate
 }
-// ANCHOR_END: stage-04-alphabeta--rate
-// ANCHOR: stage-03-negamax--display-impl
 
 impl std::fmt::Display for Stats {
+    /// One line per counted kind of note, then what the counts tell
+    /// together.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        writeln!(f, "main nodes           {}", self.nodes)?;
-        // ANCHOR_END: stage-03-negamax--display-impl
+        for &count in Count::ALL {
+            if !count.label().is_empty() {
+                writeln!(f, "{:<20} {}", count.label(), self[count])?;
+            }
+        }
         // ANCHOR: stage-05-quiescence--display
-        writeln!(f, "quiescence nodes     {}", self.qnodes)?;
-        let total = self.nodes + self.qnodes;
+        let total = self[Count::Node] + self[Count::QuiescenceNode];
+        let share = 100.0 * self[Count::QuiescenceNode] as f64 / total.max(1) as f64;
         writeln!(f, "total nodes          {total}")?;
-        writeln!(
-            f,
-            "quiescence share     {:.1}%",
-            100.0 * self.qnodes as f64 / total.max(1) as f64
-        )?;
+        writeln!(f, "quiescence share     {share:.1}%")?;
         // ANCHOR_END: stage-05-quiescence--display
         // ANCHOR: stage-04-alphabeta--display
-        writeln!(f, "beta cutoffs         {}", self.cutoffs)?;
         match self.first_move_cutoff_rate() {
             Some(rate) => writeln!(f, "fail-high first move {rate:.1}%")?,
             None => writeln!(f, "fail-high first move -")?,
         }
         // ANCHOR_END: stage-04-alphabeta--display
-        // ANCHOR: stage-08-tt--display
-        writeln!(f, "table hits           {}", self.tt_hits)?;
-        writeln!(f, "table cutoffs        {}", self.tt_cutoffs)?;
-        // ANCHOR_END: stage-08-tt--display
         // ANCHOR: stage-11-pvs--display
-        writeln!(f, "null-window searches {}", self.null_window_searches)?;
-        let rate = 100.0 * self.re_searches as f64 / self.null_window_searches.max(1) as f64;
-        writeln!(f, "re-searches          {} ({rate:.1}%)", self.re_searches)?;
+        let searches = self[Count::NullWindowSearch].max(1) as f64;
+        let rate = 100.0 * self[Count::ReSearch] as f64 / searches;
+        writeln!(f, "re-search rate       {rate:.1}%")?;
         // ANCHOR_END: stage-11-pvs--display
-        // ANCHOR: stage-12-nullmove--display
-        writeln!(f, "null moves tried     {}", self.null_moves)?;
-        writeln!(f, "null-move cutoffs    {}", self.null_move_cutoffs)?;
-        writeln!(f, "verifications        {}", self.null_move_verifications)?;
-        writeln!(f, "nodes after a pass   {}", self.null_move_nodes)?;
-        // ANCHOR_END: stage-12-nullmove--display
-        // ANCHOR: stage-03-negamax--trace
         write!(f, "max ply              {}", self.max_ply)
     }
 }
+// ANCHOR: tree-trace
 
 /// One node of a recorded search tree.
 #[derive(Clone, Debug, Default)]
@@ -202,7 +226,6 @@ pub struct TreeNode {
     /// Score from the point of view of the side to move at this node.
     pub score: Option<i32>,
     pub children: Vec<usize>,
-    // ANCHOR_END: stage-03-negamax--trace
     // ANCHOR: stage-04-alphabeta--tree-node
     /// A move failed high here: the moves after the last child were never
     /// searched.
@@ -211,7 +234,6 @@ pub struct TreeNode {
     // ANCHOR: stage-05-quiescence--tree-node
     pub quiescence: bool,
     // ANCHOR_END: stage-05-quiescence--tree-node
-    // ANCHOR: stage-03-negamax--tree-trace
 }
 
 /// Records the whole search tree, for pictures of small searches. Never use
@@ -232,7 +254,11 @@ impl TreeTrace {
                 self.enter();
             }
             Note::Move { mv, .. } => self.pending = Some(mv),
-            // ANCHOR_END: stage-03-negamax--tree-trace
+            Note::Exit { score } => {
+                if let Some(index) = self.stack.pop() {
+                    self.nodes[index].score = Some(score);
+                }
+            }
             // ANCHOR: stage-04-alphabeta--tree-trace
             Note::Cutoff { .. } => {
                 if let Some(&index) = self.stack.last() {
@@ -246,23 +272,8 @@ impl TreeTrace {
             }
             // ANCHOR_END: stage-05-quiescence--tree-trace
             // ANCHOR: stage-08-tt--tree-trace
-            Note::TtHit | Note::TtCutoff => {}
-            // ANCHOR_END: stage-08-tt--tree-trace
-            // ANCHOR: stage-11-pvs--tree-trace
-            Note::NullWindowSearch | Note::ReSearch => {}
-            // ANCHOR_END: stage-11-pvs--tree-trace
-            // ANCHOR: stage-12-nullmove--tree-trace
-            Note::NullMove
-            | Note::NullMoveCutoff
-            | Note::NullMoveNodes { .. }
-            | Note::NullMoveVerification => {}
-            // ANCHOR_END: stage-12-nullmove--tree-trace
-            // ANCHOR: stage-03-negamax--enter
-            Note::Exit { score } => {
-                if let Some(index) = self.stack.pop() {
-                    self.nodes[index].score = Some(score);
-                }
-            }
+            // The other notes count things; the tree has no place for them.
+            _ => {} // ANCHOR_END: stage-08-tt--tree-trace
         }
     }
 
@@ -282,4 +293,5 @@ impl TreeTrace {
         &mut self.nodes[index]
     }
 }
-// ANCHOR_END: stage-03-negamax--enter
+// ANCHOR_END: tree-trace
+// ANCHOR_END: stage-03-negamax

@@ -7,56 +7,81 @@
 //! stage's preset is the set of techniques stages 1..N enabled (see
 //! `stages.rs`).
 
-/// Switches for the search techniques, one per chapter that adds one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Techniques {
-    // One switch per technique, added by the chapter that teaches it.
-    // ANCHOR: stage-03-negamax--techniques
+// ANCHOR: techniques-macro
+/// Declares the techniques, one entry each: the switch with its doc
+/// comment, its console name and its UCI option name. From that one entry
+/// come the field of [`Techniques`] and its [`Technique`] in
+/// [`TECHNIQUES`], the table the manifests, the console and UCI read.
+macro_rules! techniques {
+    ($($(#[$doc:meta])* $field:ident: $name:literal, $uci:literal;)*) => {
+        /// Switches for the search techniques, one per chapter that adds one.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct Techniques {
+            $($(#[$doc])* pub $field: bool,)*
+        }
+
+        /// Every technique, in the order the book introduces them.
+        pub const TECHNIQUES: &[Technique] = &[
+            $(Technique {
+                field: stringify!($field),
+                name: $name,
+                uci: $uci,
+                switch: |t| &mut t.$field,
+            },)*
+        ];
+    };
+}
+// ANCHOR_END: techniques-macro
+
+// ANCHOR: technique-list
+techniques! {
+    // ANCHOR: stage-03-negamax
     /// Search at all. Off, the engine plays its first legal move (stages 1–2).
-    pub negamax: bool,
-    // ANCHOR_END: stage-03-negamax--techniques
-    // ANCHOR: stage-04-alphabeta--techniques
+    negamax: "negamax", "Negamax";
+    // ANCHOR_END: stage-03-negamax
+    // ANCHOR: stage-04-alphabeta
     /// Cut off when a move is already too good for the opponent to allow.
-    pub alpha_beta: bool,
-    // ANCHOR_END: stage-04-alphabeta--techniques
-    // ANCHOR: stage-05-quiescence--techniques
+    alpha_beta: "alphabeta", "AlphaBeta";
+    // ANCHOR_END: stage-04-alphabeta
+    // ANCHOR: stage-05-quiescence
     /// Search captures past the horizon until the position is quiet.
-    pub quiescence: bool,
-    // ANCHOR_END: stage-05-quiescence--techniques
-    // ANCHOR: stage-06-iterative--techniques
+    quiescence: "quiescence", "Quiescence";
+    // ANCHOR_END: stage-05-quiescence
+    // ANCHOR: stage-06-iterative
     /// Search depth 1, 2, 3, ... and search the previous PV first.
-    pub iterative_deepening: bool,
-    // ANCHOR_END: stage-06-iterative--techniques
-    // ANCHOR: stage-07-mvvlva--techniques
+    iterative_deepening: "iterative", "IterativeDeepening";
+    // ANCHOR_END: stage-06-iterative
+    // ANCHOR: stage-07-mvvlva
     /// Captures first: most valuable victim, least valuable attacker.
-    pub mvv_lva: bool,
-    // ANCHOR_END: stage-07-mvvlva--techniques
-    // ANCHOR: stage-08-tt--techniques
+    mvv_lva: "mvvlva", "MvvLva";
+    // ANCHOR_END: stage-07-mvvlva
+    // ANCHOR: stage-08-tt
     /// Remember positions in the transposition table.
-    pub tt: bool,
-    // ANCHOR_END: stage-08-tt--techniques
-    // ANCHOR: stage-09-killers--techniques
+    tt: "tt", "TranspositionTable";
+    // ANCHOR_END: stage-08-tt
+    // ANCHOR: stage-09-killers
     /// Try each ply's killer moves right after the captures.
-    pub killers: bool,
-    // ANCHOR_END: stage-09-killers--techniques
-    // ANCHOR: stage-10-history--techniques
+    killers: "killers", "Killers";
+    // ANCHOR_END: stage-09-killers
+    // ANCHOR: stage-10-history
     /// Order the remaining quiet moves by their history.
-    pub history: bool,
-    // ANCHOR_END: stage-10-history--techniques
-    // ANCHOR: stage-11-pvs--techniques
+    history: "history", "History";
+    // ANCHOR_END: stage-10-history
+    // ANCHOR: stage-11-pvs
     /// Principal variation search: null windows for all but the first move.
-    pub pvs: bool,
-    // ANCHOR_END: stage-11-pvs--techniques
-    // ANCHOR: stage-12-nullmove--techniques
+    pvs: "pvs", "PVS";
+    // ANCHOR_END: stage-11-pvs
+    // ANCHOR: stage-12-nullmove
     /// Null-move pruning: pass, and cut off if the opponent still can't
     /// reach beta.
-    pub null_move: bool,
+    null_move: "nullmove", "NullMove";
     /// Confirm a null-move cutoff with a reduced search of the real moves.
-    pub null_verify: bool,
+    null_verify: "nullverify", "NullMoveVerification";
     /// One more ply of reduction when the evaluation is far above beta.
-    pub null_adaptive: bool,
-    // ANCHOR_END: stage-12-nullmove--techniques
+    null_adaptive: "nulladaptive", "NullMoveAdaptive";
+    // ANCHOR_END: stage-12-nullmove
 }
+// ANCHOR_END: technique-list
 
 /// A technique as the outside world sees it: a console name, a UCI option
 /// name, and where its switch lives.
@@ -69,103 +94,6 @@ pub struct Technique {
     pub uci: &'static str,
     pub switch: fn(&mut Techniques) -> &mut bool,
 }
-
-/// Every technique, in the order the book introduces them.
-pub const TECHNIQUES: &[Technique] = &[
-    // One entry per switch of `Techniques`, in the same order.
-    // ANCHOR: stage-03-negamax--technique-list
-    Technique {
-        field: "negamax",
-        name: "negamax",
-        uci: "Negamax",
-        switch: |t| &mut t.negamax,
-    },
-    // ANCHOR_END: stage-03-negamax--technique-list
-    // ANCHOR: stage-04-alphabeta--technique-list
-    Technique {
-        field: "alpha_beta",
-        name: "alphabeta",
-        uci: "AlphaBeta",
-        switch: |t| &mut t.alpha_beta,
-    },
-    // ANCHOR_END: stage-04-alphabeta--technique-list
-    // ANCHOR: stage-05-quiescence--technique-list
-    Technique {
-        field: "quiescence",
-        name: "quiescence",
-        uci: "Quiescence",
-        switch: |t| &mut t.quiescence,
-    },
-    // ANCHOR_END: stage-05-quiescence--technique-list
-    // ANCHOR: stage-06-iterative--technique-list
-    Technique {
-        field: "iterative_deepening",
-        name: "iterative",
-        uci: "IterativeDeepening",
-        switch: |t| &mut t.iterative_deepening,
-    },
-    // ANCHOR_END: stage-06-iterative--technique-list
-    // ANCHOR: stage-07-mvvlva--technique-list
-    Technique {
-        field: "mvv_lva",
-        name: "mvvlva",
-        uci: "MvvLva",
-        switch: |t| &mut t.mvv_lva,
-    },
-    // ANCHOR_END: stage-07-mvvlva--technique-list
-    // ANCHOR: stage-08-tt--technique-list
-    Technique {
-        field: "tt",
-        name: "tt",
-        uci: "TranspositionTable",
-        switch: |t| &mut t.tt,
-    },
-    // ANCHOR_END: stage-08-tt--technique-list
-    // ANCHOR: stage-09-killers--technique-list
-    Technique {
-        field: "killers",
-        name: "killers",
-        uci: "Killers",
-        switch: |t| &mut t.killers,
-    },
-    // ANCHOR_END: stage-09-killers--technique-list
-    // ANCHOR: stage-10-history--technique-list
-    Technique {
-        field: "history",
-        name: "history",
-        uci: "History",
-        switch: |t| &mut t.history,
-    },
-    // ANCHOR_END: stage-10-history--technique-list
-    // ANCHOR: stage-11-pvs--technique-list
-    Technique {
-        field: "pvs",
-        name: "pvs",
-        uci: "PVS",
-        switch: |t| &mut t.pvs,
-    },
-    // ANCHOR_END: stage-11-pvs--technique-list
-    // ANCHOR: stage-12-nullmove--technique-list
-    Technique {
-        field: "null_move",
-        name: "nullmove",
-        uci: "NullMove",
-        switch: |t| &mut t.null_move,
-    },
-    Technique {
-        field: "null_verify",
-        name: "nullverify",
-        uci: "NullMoveVerification",
-        switch: |t| &mut t.null_verify,
-    },
-    Technique {
-        field: "null_adaptive",
-        name: "nulladaptive",
-        uci: "NullMoveAdaptive",
-        switch: |t| &mut t.null_adaptive,
-    },
-    // ANCHOR_END: stage-12-nullmove--technique-list
-];
 
 /// Find a technique by console name, UCI name or field name (any case).
 pub fn find_technique(name: &str) -> Option<&'static Technique> {

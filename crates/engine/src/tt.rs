@@ -9,6 +9,8 @@
 //! can try the best move first or, when the old result is deep enough,
 //! not search at all.
 
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
 use cozy_chess::{Move, Piece, Square};
 
 // ANCHOR: entry
@@ -30,6 +32,9 @@ pub struct Entry {
     /// Score from the side to move's point of view, mate scores counted
     /// from this position (see [`score_to_table`]).
     pub score: i32,
+    /// The position's static evaluation, so that a later visit need not
+    /// compute it again.
+    pub eval: i32,
     /// Depth of the search that produced the score.
     pub depth: i32,
     pub bound: Bound,
@@ -37,25 +42,44 @@ pub struct Entry {
 // ANCHOR_END: entry
 
 // ANCHOR: bucket
-/// One slot: the position's full 64-bit key, to tell positions that share a
-/// bucket apart, and the entry packed into 64 bits:
+/// One slot: the entry packed into 64 bits, and the position's full 64-bit
+/// key XORed with them, to tell the positions that share a bucket apart:
 ///
 /// ```text
 /// bits  0-15  move        from (6) | to (6) | promotion (3), 0 = none
 /// bits 16-31  score       i16
-/// bits 32-39  depth       0-255
-/// bits 40-41  bound       1 exact, 2 lower, 3 upper (0: empty slot)
-/// bits 42-47  age         the search that wrote it, modulo 64
+/// bits 32-47  eval        i16, the static evaluation
+/// bits 48-55  depth       0-255
+/// bits 56-57  bound       1 exact, 2 lower, 3 upper (0: empty slot)
+/// bits 58-63  age         the search that wrote it, modulo 64
 /// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+///
+/// Both words are atomics, so that several search threads can share the
+/// table without a lock. One thread may read a slot while another writes
+/// it and get one word of each; the XOR makes that harmless: the key it
+/// gives back matches no position, so the read counts as a miss.
+#[derive(Debug, Default)]
 struct Slot {
-    key: u64,
-    data: u64,
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The key and the data, as one read of the slot sees them.
+    fn read(&self) -> (u64, u64) {
+        let data = self.data.load(Ordering::Relaxed);
+        (self.check.load(Ordering::Relaxed) ^ data, data)
+    }
+
+    fn write(&self, key: u64, data: u64) {
+        self.check.store(key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
 }
 
 /// Four slots, 64 bytes: one cache line, so a probe costs one memory
 /// access however many slots it reads.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Debug, Default)]
 #[repr(align(64))]
 struct Bucket {
     slots: [Slot; SLOTS],
@@ -71,14 +95,13 @@ pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 65536;
 // ANCHOR_END: hash-size
 
-/// The transposition table.
+/// The transposition table. Every method takes `&self`: the slots are
+/// atomics, so the search threads can share one table.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     /// Which search this is, modulo 64: entries of older searches are the
     /// first to be replaced.
-    age: u8,
-    /// How to choose the slot a new entry takes (see [`Replace`]).
-    pub replace: Replace,
+    age: AtomicU8,
 }
 
 // ANCHOR: replace
@@ -128,11 +151,10 @@ impl TranspositionTable {
         }
         let mut buckets = Vec::new();
         buckets.try_reserve_exact(count).map_err(|_| refused())?;
-        buckets.resize(count, Bucket::default());
+        buckets.resize_with(count, Bucket::default);
         Ok(TranspositionTable {
             buckets,
-            age: 0,
-            replace: Replace::default(),
+            age: AtomicU8::new(0),
         })
     }
     // ANCHOR_END: new-table
@@ -141,8 +163,7 @@ impl TranspositionTable {
     fn tiny() -> Self {
         TranspositionTable {
             buckets: vec![Bucket::default()],
-            age: 0,
-            replace: Replace::default(),
+            age: AtomicU8::new(0),
         }
     }
 
@@ -153,14 +174,17 @@ impl TranspositionTable {
 
     // ANCHOR: clear
     /// Forget everything (`ucinewgame`).
-    pub fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
-        self.age = 0;
+    pub fn clear(&self) {
+        for slot in self.buckets.iter().flat_map(|bucket| &bucket.slots) {
+            slot.write(0, 0);
+        }
+        self.age.store(0, Ordering::Relaxed);
     }
 
     /// A new search begins: what earlier searches stored ages by one.
-    pub fn new_search(&mut self) {
-        self.age = (self.age + 1) % 64;
+    pub fn new_search(&self) {
+        let age = self.age.load(Ordering::Relaxed);
+        self.age.store((age + 1) % 64, Ordering::Relaxed);
     }
     // ANCHOR_END: clear
 
@@ -176,26 +200,25 @@ impl TranspositionTable {
     /// What the table knows about the position with `key`, if anything.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let bucket = &self.buckets[self.bucket(key)];
-        let slot = bucket
-            .slots
-            .iter()
-            .find(|slot| slot.key == key && bound_bits(slot.data) != 0)?;
-        Some(unpack(slot.data))
+        bucket.slots.iter().find_map(|slot| {
+            let (slot_key, data) = slot.read();
+            (slot_key == key && bound_bits(data) != 0).then(|| unpack(data))
+        })
     }
     // ANCHOR_END: probe
 
     // ANCHOR: store
-    /// Remember `entry` for the position with `key`.
-    pub fn store(&mut self, key: u64, entry: Entry) {
-        let age = self.age;
-        let replace = self.replace;
-        let index = self.bucket(key);
-        let slots = &mut self.buckets[index].slots;
-        let target = match slots.iter().position(|slot| slot.key == key) {
+    /// Remember `entry` for the position with `key`; `replace` chooses the
+    /// slot when the position has none yet.
+    pub fn store(&self, key: u64, entry: Entry, replace: Replace) {
+        let age = self.age.load(Ordering::Relaxed);
+        let slots = &self.buckets[self.bucket(key)].slots;
+        let seen: [(u64, u64); SLOTS] = std::array::from_fn(|i| slots[i].read());
+        let target = match seen.iter().position(|&(slot_key, _)| slot_key == key) {
             Some(same) => same,
             None => match replace {
                 Replace::DepthPreferred => (0..SLOTS)
-                    .min_by_key(|&i| worth_keeping(slots[i].data, age))
+                    .min_by_key(|&i| worth_keeping(seen[i].1, age))
                     .unwrap_or(0),
                 // The low bits: the high ones chose the bucket, and are the
                 // same for every key in it.
@@ -204,13 +227,11 @@ impl TranspositionTable {
         };
         // A result without a move keeps the move an earlier visit found.
         let mut entry = entry;
-        if entry.mv.is_none() && slots[target].key == key {
-            entry.mv = unpack(slots[target].data).mv;
+        let (target_key, target_data) = seen[target];
+        if entry.mv.is_none() && target_key == key {
+            entry.mv = unpack(target_data).mv;
         }
-        slots[target] = Slot {
-            key,
-            data: pack(entry, age),
-        };
+        slots[target].write(key, pack(entry, age));
     }
     // ANCHOR_END: store
 
@@ -218,12 +239,16 @@ impl TranspositionTable {
     /// Permille of the first thousand slots in use by this search (UCI
     /// `hashfull`): a sample, so that it costs nothing to report.
     pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Ordering::Relaxed);
         let used = self
             .buckets
             .iter()
             .flat_map(|bucket| bucket.slots.iter())
             .take(1000)
-            .filter(|slot| bound_bits(slot.data) != 0 && age_bits(slot.data) == self.age)
+            .filter(|slot| {
+                let (_, data) = slot.read();
+                bound_bits(data) != 0 && age_bits(data) == age
+            })
             .count();
         let sampled = (self.buckets.len() * SLOTS).min(1000);
         (used * 1000 / sampled.max(1)) as u32
@@ -301,9 +326,10 @@ fn pack(entry: Entry, age: u8) -> u64 {
     };
     pack_move(entry.mv) as u64
         | ((entry.score as i16 as u16 as u64) << 16)
-        | ((entry.depth.clamp(0, 255) as u64) << 32)
-        | (bound << 40)
-        | (((age % 64) as u64) << 42)
+        | ((entry.eval as i16 as u16 as u64) << 32)
+        | ((entry.depth.clamp(0, 255) as u64) << 48)
+        | (bound << 56)
+        | (((age % 64) as u64) << 58)
 }
 
 fn unpack(data: u64) -> Entry {
@@ -315,21 +341,22 @@ fn unpack(data: u64) -> Entry {
     Entry {
         mv: unpack_move(data as u16),
         score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
         depth: depth_bits(data) as i32,
         bound,
     }
 }
 
 fn bound_bits(data: u64) -> u64 {
-    (data >> 40) & 3
+    (data >> 56) & 3
 }
 
 fn depth_bits(data: u64) -> u64 {
-    (data >> 32) & 0xff
+    (data >> 48) & 0xff
 }
 
 fn age_bits(data: u64) -> u8 {
-    ((data >> 42) & 63) as u8
+    ((data >> 58) & 63) as u8
 }
 
 const PROMOTIONS: [Piece; 4] = [Piece::Knight, Piece::Bishop, Piece::Rook, Piece::Queen];

@@ -11,30 +11,26 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use cozy_chess::Board;
+use cozy_chess::{Board, Move};
 
-use crate::board::{legal_moves, move_to_uci, parse_fen, parse_uci_move};
+use crate::board::{first_legal_move, move_to_uci, parse_fen, parse_uci_move};
 use crate::params::{PARAMS, Params, find_param};
 use crate::stages::{latest_stage, preset};
 use crate::techniques::{TECHNIQUES, Techniques, find_technique};
 use crate::time::GoArgs;
-// ANCHOR_END: stage-01-board
 // ANCHOR: stage-03-negamax--imports
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
-use cozy_chess::Move;
-
 use crate::board::position_key;
-use crate::search::{Report, SearchControl, SearchResult, Searcher, is_mate_score, mate_in_moves};
+use crate::search::{Report, SearchResult, Searcher, Shared, is_mate_score, mate_in_moves};
 use crate::time::Limits;
 // ANCHOR_END: stage-03-negamax--imports
 // ANCHOR: stage-08-tt--imports
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 // ANCHOR_END: stage-08-tt--imports
-// ANCHOR: stage-01-board--output
 
 /// Where the engine's answers go. Shared with the search thread, and every
 /// line is written and flushed whole so lines never interleave.
@@ -78,12 +74,11 @@ pub struct Uci {
     stage: u32,
     techniques: Techniques,
     params: Params,
-    // ANCHOR_END: stage-01-board--output
     // ANCHOR: stage-03-negamax--state
     /// The searcher, when no search is running.
     searcher: Option<Searcher>,
     /// The search thread, which hands the searcher back when it is done.
-    running: Option<(JoinHandle<Searcher>, Arc<SearchControl>)>,
+    running: Option<(JoinHandle<Searcher>, Arc<Shared>)>,
     /// Tests only: make the next searches panic, to see the panic contained.
     #[cfg(test)]
     panic_in_search: bool,
@@ -95,7 +90,6 @@ pub struct Uci {
     /// The `Hash` option, in megabytes.
     hash_mb: usize,
     // ANCHOR_END: stage-08-tt--state
-    // ANCHOR: stage-01-board--new
 }
 
 impl Uci {
@@ -111,7 +105,6 @@ impl Uci {
             stage,
             techniques,
             params: Params::default(),
-            // ANCHOR_END: stage-01-board--new
             // ANCHOR: stage-03-negamax--new
             searcher: Some(Searcher::new(techniques, Params::default())),
             running: None,
@@ -124,7 +117,6 @@ impl Uci {
             // ANCHOR: stage-08-tt--new
             hash_mb: DEFAULT_HASH_MB,
             // ANCHOR_END: stage-08-tt--new
-            // ANCHOR: stage-01-board--accessors
         }
     }
 
@@ -172,11 +164,9 @@ impl Uci {
             "go" => self.go(args),
             "setoption" => self.setoption(args),
             // ANCHOR_END: dispatch
-            // ANCHOR_END: stage-01-board--accessors
             // ANCHOR: stage-06-iterative--dispatch
             "ponderhit" => self.ponderhit(),
             // ANCHOR_END: stage-06-iterative--dispatch
-            // ANCHOR: stage-01-board--dispatch
             // ANCHOR: dispatch-end
             // `stop` finds nothing running: whatever ran was stopped before
             // the command was handed to us. We have no debug output, and
@@ -202,7 +192,6 @@ impl Uci {
     /// The options `uci` announces, after `option name `.
     fn options(&self) -> Vec<String> {
         let mut options = vec!["Threads type spin default 1 min 1 max 1".to_string()];
-        // ANCHOR_END: stage-01-board--dispatch
         // ANCHOR: stage-06-iterative--options
         options.push(format!(
             "Move Overhead type spin default {OVERHEAD_DEFAULT_MS} min 0 max {OVERHEAD_MAX_MS}"
@@ -214,7 +203,6 @@ impl Uci {
             "Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
         // ANCHOR_END: stage-08-tt--options
-        // ANCHOR: stage-01-board--options
         options.push(format!(
             "Stage type spin default {0} min 1 max {0}",
             latest_stage()
@@ -239,13 +227,11 @@ impl Uci {
     fn new_game(&mut self) {
         self.board = Board::default();
         self.history.clear();
-        // ANCHOR_END: stage-01-board--options
         // ANCHOR: stage-08-tt--new-game
         if let Some(searcher) = &mut self.searcher {
             searcher.new_game();
         }
         // ANCHOR_END: stage-08-tt--new-game
-        // ANCHOR: stage-01-board--position
     }
 
     /// `position startpos|fen <FEN> [moves <m1> <m2> ...]`. The new position
@@ -276,21 +262,15 @@ impl Uci {
             self.position_set = true;
         }
         // ANCHOR_END: go
-        // ANCHOR_END: stage-01-board--position
         // ANCHOR: stage-03-negamax--go
         if self.techniques.negamax {
             return self.start_search(go);
         }
         // ANCHOR_END: stage-03-negamax--go
-        // ANCHOR: stage-01-board--first-legal-move
         // ANCHOR: first-legal-move
         // Without a search, play the first legal move: legal, if not good.
-        let best = legal_moves(&self.board)
-            .iter()
-            .copied()
-            .find(|mv| go.searchmoves.is_empty() || go.searchmoves.contains(mv));
-        let text = best.map_or("0000".to_string(), |mv| move_to_uci(&self.board, mv));
-        self.out.send(&format!("bestmove {text}"));
+        self.out
+            .send(&first_legal_line(&self.board, &go.searchmoves));
     }
     // ANCHOR_END: first-legal-move
 
@@ -314,7 +294,6 @@ impl Uci {
                 let stage = parse_number(name, value, 1, latest_stage() as u64)? as u32;
                 self.load_stage(stage)?;
             }
-            // ANCHOR_END: stage-01-board--first-legal-move
             // ANCHOR: stage-06-iterative--setoption
             "move overhead" => {
                 self.move_overhead_ms = parse_number(name, value, 0, OVERHEAD_MAX_MS)?
@@ -329,7 +308,6 @@ impl Uci {
                 self.set_hash(mb)?;
             }
             // ANCHOR_END: stage-08-tt--setoption
-            // ANCHOR: stage-01-board--setoption
             _ if find_technique(name).is_some() => {
                 let on = parse_bool(name, value)?;
                 self.techniques.set(name, on)?;
@@ -345,7 +323,15 @@ impl Uci {
         Ok(())
     }
 }
-// ANCHOR_END: stage-01-board--setoption
+/// `bestmove` with the first legal move `searchmoves` allows, for when the
+/// search could not answer.
+fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
+    match first_legal_move(board, searchmoves) {
+        Some(mv) => format!("bestmove {}", move_to_uci(board, mv)),
+        None => "bestmove 0000".to_string(),
+    }
+}
+
 // ANCHOR: stage-06-iterative--overhead
 
 /// Default and range of `Move Overhead`.
@@ -369,12 +355,10 @@ impl Uci {
 pub const WHILE_SEARCHING: &[&str] = &[
     // A GUI may ask whether the engine is alive at any time.
     "isready",
-    // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-06-iterative--while-searching
     // It turns the running ponder search into a timed one.
     "ponderhit",
     // ANCHOR_END: stage-06-iterative--while-searching
-    // ANCHOR: stage-03-negamax--impl
 ];
 
 impl Uci {
@@ -391,7 +375,6 @@ impl Uci {
                         .error("the search panicked outside the search; starting a new one");
                     self.out.send(&first_legal_line(&self.board, &[]));
                     self.searcher = Some(Searcher::new(self.techniques, self.params));
-                    // ANCHOR_END: stage-03-negamax--impl
                     // ANCHOR: stage-08-tt--new-searcher
                     // The new searcher gets the table size the GUI chose.
                     let mb = self.hash_mb;
@@ -401,7 +384,6 @@ impl Uci {
                         self.out.error("the new search keeps the default table");
                     }
                     // ANCHOR_END: stage-08-tt--new-searcher
-                    // ANCHOR: stage-03-negamax--stop-end
                 }
             }
         }
@@ -415,16 +397,14 @@ impl Uci {
             .unwrap_or_else(|| Searcher::new(self.techniques, self.params));
         searcher.techniques = self.techniques;
         searcher.params = self.params;
-        let control = searcher.control();
+        let control = searcher.shared();
         control.stop.store(false, Ordering::Relaxed);
         let limits = Limits::from_go(&go);
-        // ANCHOR_END: stage-03-negamax--stop-end
         // ANCHOR: stage-06-iterative--start
         let side = self.board.side_to_move();
         let limits = limits.with_clock(&go.clock, side, self.move_overhead_ms);
         control.pondering.store(go.ponder, Ordering::Relaxed);
         // ANCHOR_END: stage-06-iterative--start
-        // ANCHOR: stage-03-negamax--spawn
         let board = self.board.clone();
         let history: Vec<u64> = self.history.iter().map(position_key).collect();
         let out = self.out.clone();
@@ -462,16 +442,6 @@ impl Uci {
     }
 }
 
-/// `bestmove` with the first legal move `searchmoves` allows, for when the
-/// search could not answer.
-fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
-    let only = |mv: &Move| searchmoves.is_empty() || searchmoves.contains(mv);
-    match legal_moves(board).iter().copied().find(only) {
-        Some(mv) => format!("bestmove {}", move_to_uci(board, mv)),
-        None => "bestmove 0000".to_string(),
-    }
-}
-
 /// The text a panic was raised with.
 fn panic_message(cause: &(dyn Any + Send)) -> &str {
     if let Some(text) = cause.downcast_ref::<&str>() {
@@ -497,13 +467,11 @@ fn format_info(board: &Board, report: &Report) -> String {
         report.depth, report.seldepth, report.nodes, report.elapsed_ms
     );
     // ANCHOR_END: info-line
-    // ANCHOR_END: stage-03-negamax--spawn
     // ANCHOR: stage-08-tt--hashfull
     if let Some(permille) = report.hashfull {
         line.push_str(&format!(" hashfull {permille}"));
     }
     // ANCHOR_END: stage-08-tt--hashfull
-    // ANCHOR: stage-03-negamax--pv
     // ANCHOR: info-line-pv
     if !report.pv.is_empty() {
         line.push_str(" pv ");
@@ -529,7 +497,6 @@ fn bestmove_line(board: &Board, result: &SearchResult) -> String {
     let Some(best) = result.best_move else {
         return "bestmove 0000".to_string();
     };
-    // ANCHOR_END: stage-03-negamax--pv
     // ANCHOR: stage-06-iterative--ponder-move
     // The reply we expect is what the GUI will let us ponder on.
     if let [first, reply, ..] = result.pv[..]
@@ -539,11 +506,9 @@ fn bestmove_line(board: &Board, result: &SearchResult) -> String {
         return format!("bestmove {}", words.replacen(' ', " ponder ", 1));
     }
     // ANCHOR_END: stage-06-iterative--ponder-move
-    // ANCHOR: stage-03-negamax--bestmove
     format!("bestmove {}", move_to_uci(board, best))
 }
-// ANCHOR_END: stage-03-negamax--bestmove
-// ANCHOR: stage-01-board--parsing
+// ANCHOR_END: stage-03-negamax
 
 /// Parse the words of `go`, checking `searchmoves` against `board`. Words
 /// that make no sense come back as errors next to what could be used.
@@ -684,7 +649,6 @@ pub fn parse_bool(name: &str, value: &str) -> Result<bool, String> {
         )),
     }
 }
-// ANCHOR_END: stage-01-board--parsing
 // ANCHOR: stage-08-tt
 
 impl Uci {
@@ -837,3 +801,4 @@ mod tests {
     }
 }
 // ANCHOR_END: stage-03-negamax--tests
+// ANCHOR_END: stage-01-board

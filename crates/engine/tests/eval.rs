@@ -105,7 +105,8 @@ const STEPS_PER_POSITION: usize = 60;
 /// From one root: random moves down, random jumps back up the ply stack
 /// (the way a search returns), checking after every step.
 fn random_walk(root: &Board, rng: &mut XorShift, kinds: &mut Kinds) {
-    let mut stack = AccumulatorStack::new(root);
+    let mut stack = AccumulatorStack::new(MAX_WALK_PLY + 1);
+    stack.reset(root);
     let mut path = vec![root.clone()];
     for _ in 0..STEPS_PER_POSITION {
         let ply = path.len() - 1;

@@ -5,7 +5,7 @@
 use cozy_chess::Board;
 use engine::board::{has_legal_move, legal_moves, make_move, parse_fen, position_key, to_fen};
 use engine::eval::evaluate;
-use engine::notes::Stats;
+use engine::notes::{Count, Stats};
 use engine::params::Params;
 use engine::search::{DRAW, MATE, SearchResult, Searcher, is_mate_score, mate_in_moves};
 use engine::stages::preset;
@@ -289,7 +289,7 @@ fn stats_count_every_node() {
         };
         let result = searcher.search(pos, &[], limits, &mut |_| {});
         let stats = searcher.stats.as_ref().expect("stats were on");
-        assert_eq!(stats.nodes, result.nodes);
+        assert_eq!(stats[Count::Node], result.nodes);
         assert_eq!(result.nodes, searcher.nodes());
         assert!(stats.max_ply >= 3);
     }
@@ -316,7 +316,7 @@ fn a_search_stopped_before_it_starts_still_names_a_legal_move() {
     let pos = Board::default();
     let mut searcher = Searcher::new(stage(3), Params::default());
     searcher
-        .control()
+        .shared()
         .stop
         .store(true, std::sync::atomic::Ordering::Relaxed);
     let result = searcher.search(&pos, &[], Limits::default(), &mut |_| {});
@@ -405,12 +405,12 @@ fn alpha_beta_reports_cutoffs() {
     };
     let result = searcher.search(&Board::default(), &[], limits, &mut |_| {});
     let stats = searcher.stats.expect("stats were on");
-    assert!(stats.cutoffs > 0);
-    assert!(stats.first_move_cutoffs <= stats.cutoffs);
+    assert!(stats[Count::Cutoff] > 0);
+    assert!(stats.first_move_cutoffs <= stats[Count::Cutoff]);
     let rate = stats.first_move_cutoff_rate().expect("there were cutoffs");
     assert!((0.0..=100.0).contains(&rate));
     // Every node of this search is a main-search node.
-    assert_eq!(stats.nodes, result.nodes);
+    assert_eq!(stats[Count::Node], result.nodes);
 }
 // ANCHOR_END: stage-04-alphabeta--tests
 
@@ -740,8 +740,8 @@ fn a_re_search_finds_the_full_window_score() {
             };
             let result = searcher.search(&pos, &[], limits, &mut |_| {});
             let stats = searcher.stats.expect("stats were on");
-            assert!(stats.null_window_searches > 0);
-            re_searched += stats.re_searches;
+            assert!(stats[Count::NullWindowSearch] > 0);
+            re_searched += stats[Count::ReSearch];
             let plain = search(full_window, &pos, depth);
             assert_eq!(result.score, plain.score, "depth {depth}: {}", to_fen(&pos));
         }

@@ -7,17 +7,16 @@ use cozy_chess::{Move, Piece, Square};
 use engine::board::{parse_fen, parse_uci_move};
 use engine::movepick::MovePicker;
 use engine::params::Params;
-use engine::search::{MATE, MAX_PLY, Searcher, mate_in_moves};
+use engine::search::{MATE, MATE_BOUND, Searcher, mate_in_moves};
 use engine::stages::preset;
 use engine::time::Limits;
 use engine::tt::{Bound, Entry, Replace, TranspositionTable, score_from_table, score_to_table};
-
-const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
 fn entry(mv: Option<Move>, score: i32, depth: i32, bound: Bound) -> Entry {
     Entry {
         mv,
         score,
+        eval: -score / 2,
         depth,
         bound,
     }
@@ -33,7 +32,7 @@ fn e2e4() -> Move {
 
 #[test]
 fn what_is_stored_comes_back() {
-    let mut table = TranspositionTable::new(1).expect("1 MB");
+    let table = TranspositionTable::new(1).expect("1 MB");
     let promotion = Move {
         from: Square::A7,
         to: Square::B8,
@@ -53,7 +52,7 @@ fn what_is_stored_comes_back() {
             entry(None, -32_000 + 1, 255, Bound::Upper),
         ),
     ] {
-        table.store(key, stored);
+        table.store(key, stored, Replace::DepthPreferred);
         assert_eq!(table.probe(key), Some(stored));
     }
 }
@@ -83,19 +82,31 @@ fn same_bucket(n: u64) -> u64 {
 
 #[test]
 fn another_position_in_the_bucket_is_not_a_hit() {
-    let mut table = TranspositionTable::new(1).expect("1 MB");
-    table.store(same_bucket(1), entry(Some(e2e4()), 50, 4, Bound::Exact));
+    let table = TranspositionTable::new(1).expect("1 MB");
+    table.store(
+        same_bucket(1),
+        entry(Some(e2e4()), 50, 4, Bound::Exact),
+        Replace::DepthPreferred,
+    );
     assert_eq!(table.probe(same_bucket(2)), None);
 }
 
 #[test]
 fn depth_preferred_replaces_the_shallowest_and_the_oldest() {
-    let mut table = TranspositionTable::new(1).expect("1 MB");
+    let table = TranspositionTable::new(1).expect("1 MB");
     for (n, depth) in [(1, 9), (2, 3), (3, 7), (4, 5)] {
-        table.store(same_bucket(n), entry(None, 0, depth, Bound::Exact));
+        table.store(
+            same_bucket(n),
+            entry(None, 0, depth, Bound::Exact),
+            Replace::DepthPreferred,
+        );
     }
     // A fifth position takes the slot of the shallowest (depth 3).
-    table.store(same_bucket(5), entry(None, 0, 1, Bound::Exact));
+    table.store(
+        same_bucket(5),
+        entry(None, 0, 1, Bound::Exact),
+        Replace::DepthPreferred,
+    );
     assert!(table.probe(same_bucket(2)).is_none());
     for n in [1, 3, 4, 5] {
         assert!(table.probe(same_bucket(n)).is_some(), "entry {n}");
@@ -105,22 +116,37 @@ fn depth_preferred_replaces_the_shallowest_and_the_oldest() {
         table.new_search();
     }
     for n in 6..=9 {
-        table.store(same_bucket(n), entry(None, 0, 2, Bound::Exact));
+        table.store(
+            same_bucket(n),
+            entry(None, 0, 2, Bound::Exact),
+            Replace::DepthPreferred,
+        );
     }
     assert!(table.probe(same_bucket(1)).is_none());
 }
 
 #[test]
 fn always_replace_gives_each_position_one_slot() {
-    let mut table = TranspositionTable::new(1).expect("1 MB");
-    table.replace = Replace::Always;
-    table.store(same_bucket(1), entry(None, 0, 20, Bound::Exact));
+    let table = TranspositionTable::new(1).expect("1 MB");
+    table.store(
+        same_bucket(1),
+        entry(None, 0, 20, Bound::Exact),
+        Replace::Always,
+    );
     // Another slot of the bucket: both stay.
-    table.store(same_bucket(2), entry(None, 0, 1, Bound::Exact));
+    table.store(
+        same_bucket(2),
+        entry(None, 0, 1, Bound::Exact),
+        Replace::Always,
+    );
     assert!(table.probe(same_bucket(1)).is_some());
     // The same low bits: the same slot, and the new entry takes it however
     // deep the old one was.
-    table.store(same_bucket(5), entry(None, 0, 1, Bound::Exact));
+    table.store(
+        same_bucket(5),
+        entry(None, 0, 1, Bound::Exact),
+        Replace::Always,
+    );
     assert!(table.probe(same_bucket(1)).is_none());
     assert!(table.probe(same_bucket(5)).is_some());
 }
@@ -232,8 +258,12 @@ fn parse_uci_move_is_what_the_picker_hands_out() {
     // The table stores moves as cozy-chess does, castling as king takes rook.
     let pos = parse_fen("4k3/8/8/8/8/8/8/4K2R w K - 0 1").expect("valid");
     let castle = parse_uci_move(&pos, "e1g1").expect("legal");
-    let mut table = TranspositionTable::new(1).expect("1 MB");
-    table.store(7, entry(Some(castle), 0, 1, Bound::Exact));
+    let table = TranspositionTable::new(1).expect("1 MB");
+    table.store(
+        7,
+        entry(Some(castle), 0, 1, Bound::Exact),
+        Replace::DepthPreferred,
+    );
     assert_eq!(table.probe(7).and_then(|e| e.mv), Some(castle));
 }
 // ANCHOR_END: stage-08-tt--tests

@@ -24,8 +24,6 @@ impl Searcher {
         let last = self.keys.len() - 1;
         let current = self.keys[last];
         let window = (pos.halfmove_clock() as usize).min(last);
-        // ANCHOR_END: draws
-        // ANCHOR_END: stage-03-negamax
         // ANCHOR: stage-12-nullmove
         // The positions on either side of a pass are no repetition: the
         // search must not look back across a null move.
@@ -34,8 +32,6 @@ impl Searcher {
             None => window,
         };
         // ANCHOR_END: stage-12-nullmove
-        // ANCHOR: stage-03-negamax--scan
-        // ANCHOR: draws-scan
         let mut in_game = 0;
         for back in (4..=window).step_by(2) {
             let earlier = last - back;
@@ -52,7 +48,9 @@ impl Searcher {
         }
         false
     }
+    // ANCHOR_END: draws
 
+    // ANCHOR: draw-score
     /// A draw by repetition, by the 50-move rule or by lack of material,
     /// if it is one. A mate delivered on the hundredth half-move still
     /// counts as mate.
@@ -65,6 +63,6 @@ impl Searcher {
         }
         None
     }
-    // ANCHOR_END: draws-scan
+    // ANCHOR_END: draw-score
 }
-// ANCHOR_END: stage-03-negamax--scan
+// ANCHOR_END: stage-03-negamax

@@ -1,48 +1,53 @@
 // ANCHOR: stage-03-negamax
-//! The search: the [`Searcher`], which owns everything a search needs, and
-//! its entry point [`Searcher::search`].
+//! The search: a [`Searcher`] is one search thread, with the state that is
+//! its own (the evaluation and repetition stacks, and from later chapters
+//! what it learns about moves), and an `Arc` of the state all the threads
+//! of a search share ([`Shared`]: the flag that stops them, their node
+//! count, and from a later chapter what they learn together). One thread
+//! is all the engine runs until the chapter on Lazy SMP, which starts more
+//! `Searcher`s over the same `Shared` without changing either.
 //!
 //! The tree walk itself lives in the files of this folder, one per
 //! technique that walks it: `negamax.rs`, and the draws by rule every node
 //! checks in `draws.rs`.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
 use cozy_chess::{Board, Move};
 
-use crate::board::{has_legal_move, legal_moves, position_key};
+use crate::board::{first_legal_move, has_legal_move, position_key};
 use crate::eval::AccumulatorStack;
-use crate::notes::{Note, Stats, TreeTrace};
-use crate::params::Params;
-use crate::techniques::Techniques;
-use crate::time::{Limits, MAX_DEPTH};
-// ANCHOR_END: stage-03-negamax
-// ANCHOR: stage-08-tt--imports
-use crate::tt::{Replace, TranspositionTable};
-// ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-09-killers--imports
 use crate::history::Killers;
 // ANCHOR_END: stage-09-killers--imports
 // ANCHOR: stage-10-history--imports
 use crate::history::History;
 // ANCHOR_END: stage-10-history--imports
-// ANCHOR: stage-03-negamax--modules
+use crate::notes::{Note, Stats, TreeTrace};
+use crate::params::Params;
+use crate::techniques::Techniques;
+use crate::time::{Limits, MAX_DEPTH};
+// ANCHOR: stage-08-tt--imports
+use crate::tt::{Replace, TranspositionTable};
+// ANCHOR_END: stage-08-tt--imports
 
 mod draws;
+// ANCHOR: stage-06-iterative--module
+mod iterative;
+pub use iterative::CLOCK_CHECK_INTERVAL;
+// ANCHOR_END: stage-06-iterative--module
 mod negamax;
-// ANCHOR_END: stage-03-negamax--modules
 // ANCHOR: stage-12-nullmove--module
 mod nullmove;
 // ANCHOR_END: stage-12-nullmove--module
-// ANCHOR: stage-03-negamax--modules-end
-// ANCHOR_END: stage-03-negamax--modules-end
 // ANCHOR: stage-05-quiescence--module
 mod quiescence;
 // ANCHOR_END: stage-05-quiescence--module
-// ANCHOR: stage-03-negamax--scores
 
+// ANCHOR: scores
 /// Larger than any score a search can return.
 pub const INF: i32 = 32_000;
 /// The score of giving mate right now. Mate in `n` plies scores `MATE - n`,
@@ -50,6 +55,9 @@ pub const INF: i32 = 32_000;
 pub const MATE: i32 = 31_000;
 /// Deepest ply the search ever reaches; also bounds the path stacks.
 pub const MAX_PLY: usize = 128;
+/// Scores at least this far from zero are mates: `MATE` less the longest
+/// path there is.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 /// Score of a drawn position.
 pub const DRAW: i32 = 0;
 
@@ -58,7 +66,7 @@ const _: () = assert!((MAX_DEPTH as usize) < MAX_PLY);
 
 /// Is `score` a forced mate, for either side?
 pub fn is_mate_score(score: i32) -> bool {
-    score.abs() >= MATE - MAX_PLY as i32
+    score.abs() >= MATE_BOUND
 }
 
 /// Full moves to mate as UCI's `score mate N` counts them: positive when the
@@ -70,8 +78,59 @@ pub fn mate_in_moves(score: i32) -> i32 {
         -(MATE + score) / 2
     }
 }
-// ANCHOR_END: stage-03-negamax--scores
-// ANCHOR: stage-03-negamax--result
+// ANCHOR_END: scores
+
+// ANCHOR: node-kind
+/// What a node is, which decides how it is searched. The kind is chosen
+/// once, by the parent, for each child it searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The position the search started from: it must name a move.
+    Root,
+    /// A node searched with an open window: its score may be exact and its
+    /// line part of the principal variation.
+    Pv,
+    // ANCHOR: stage-11-pvs--kind
+    /// A node searched with a null window, expected to fail high or low:
+    /// its score is only a bound.
+    NonPv,
+    // ANCHOR_END: stage-11-pvs--kind
+}
+// ANCHOR: stage-11-pvs--child
+
+impl NodeKind {
+    /// Is this the root or a PV node?
+    pub fn is_pv(self) -> bool {
+        self != NodeKind::NonPv
+    }
+
+    /// The kind of the child reached by move number `move_count` (1 = the
+    /// first): only the first move of a PV node is expected to lead to a
+    /// PV node; every other child is expected to fail low.
+    pub fn child(self, move_count: usize) -> NodeKind {
+        if self.is_pv() && move_count == 1 {
+            NodeKind::Pv
+        } else {
+            NodeKind::NonPv
+        }
+    }
+}
+// ANCHOR_END: stage-11-pvs--child
+// ANCHOR_END: node-kind
+
+// ANCHOR: line
+/// A line of moves, such as the principal variation: at most one move per
+/// ply, on the stack.
+pub type Line = ArrayVec<Move, MAX_PLY>;
+
+/// Make `line` the move `mv` followed by `rest`, the line below it.
+fn extend_line(line: &mut Line, mv: Move, rest: &Line) {
+    line.clear();
+    line.push(mv);
+    // A line one ply from the root holds at most `MAX_PLY - 1` moves.
+    let _ = line.try_extend_from_slice(rest);
+}
+// ANCHOR_END: line
 
 /// What a search found.
 #[derive(Clone, Debug, Default)]
@@ -85,7 +144,7 @@ pub struct SearchResult {
     pub seldepth: usize,
     pub nodes: u64,
     /// Principal variation: the line both sides are expected to play.
-    pub pv: Vec<Move>,
+    pub pv: Line,
 }
 
 /// Progress report, sent after every completed depth (UCI `info`).
@@ -96,49 +155,54 @@ pub struct Report {
     pub score: i32,
     pub nodes: u64,
     pub elapsed_ms: u64,
-    pub pv: Vec<Move>,
-    // ANCHOR_END: stage-03-negamax--result
+    pub pv: Line,
     // ANCHOR: stage-08-tt--report
     /// How full the transposition table is, in permille (`None` when the
     /// table is off).
     pub hashfull: Option<u32>,
     // ANCHOR_END: stage-08-tt--report
-    // ANCHOR: stage-03-negamax--control
 }
 
-/// Shared between the search thread and whoever controls it (the UCI loop).
-#[derive(Debug, Default)]
-pub struct SearchControl {
+// ANCHOR: shared
+/// What all the threads of a search share, and the UCI loop that starts
+/// and stops them.
+#[derive(Default)]
+pub struct Shared {
     /// Set by `stop` or `quit`: abort as soon as possible.
     pub stop: AtomicBool,
-    // ANCHOR_END: stage-03-negamax--control
-    // ANCHOR: stage-06-iterative--control
+    // ANCHOR: stage-06-iterative--shared
     /// `go ponder`: the clock is not running yet, ignore the time budget until
     /// `ponderhit` clears this.
     pub pondering: AtomicBool,
-    // ANCHOR_END: stage-06-iterative--control
-    // ANCHOR: stage-03-negamax--searcher
+    // ANCHOR_END: stage-06-iterative--shared
+    /// The nodes the threads have searched so far, as far as they have
+    /// told (each adds its count when it reports).
+    nodes: AtomicU64,
+    // ANCHOR: stage-08-tt--shared
+    /// What earlier searches learned, kept from move to move.
+    pub tt: TranspositionTable,
+    // ANCHOR_END: stage-08-tt--shared
 }
 
-impl SearchControl {
+impl Shared {
     /// Must a search that has finished hold back its `bestmove`? UCI allows
     /// none during `go infinite` until the GUI says `stop`.
     pub fn must_wait(&self, infinite: bool) -> bool {
         let stopped = self.stop.load(Ordering::Relaxed);
-        // ANCHOR_END: stage-03-negamax--searcher
         // ANCHOR: stage-06-iterative--must-wait
         // Nor while pondering: the GUI ends that with `ponderhit` or `stop`.
         if self.pondering.load(Ordering::Relaxed) && !stopped {
             return true;
         }
         // ANCHOR_END: stage-06-iterative--must-wait
-        // ANCHOR: stage-03-negamax--searcher-struct
         infinite && !stopped
     }
 }
+// ANCHOR_END: shared
 
-/// The search and its state. One `Searcher` lives as long as the engine, so
-/// that what it learns can survive from one move to the next.
+// ANCHOR: searcher
+/// One search thread and its state. A `Searcher` lives as long as the
+/// engine, so that what it learns can survive from one move to the next.
 pub struct Searcher {
     pub techniques: Techniques,
     pub params: Params,
@@ -146,10 +210,14 @@ pub struct Searcher {
     pub stats: Option<Stats>,
     /// A full record of the tree, for the book's pictures of tiny searches.
     pub trace: Option<TreeTrace>,
-    control: Arc<SearchControl>,
+    /// What this thread shares with the other threads and the UCI loop.
+    shared: Arc<Shared>,
     limits: Limits,
     start: Instant,
+    /// Nodes this thread searched, and how many of them it has added to
+    /// the shared count.
     nodes: u64,
+    published: u64,
     seldepth: usize,
     /// Set when the search was stopped: scores from then on mean nothing.
     aborted: bool,
@@ -162,16 +230,15 @@ pub struct Searcher {
     /// Best root move of the iteration in progress, kept in case it is
     /// interrupted.
     root_best: Option<(Move, i32)>,
-    // ANCHOR_END: stage-03-negamax--searcher-struct
     // ANCHOR: stage-06-iterative--searcher
     /// The previous iteration's principal variation, searched first.
-    prev_pv: Vec<Move>,
+    prev_pv: Line,
     /// Are we still on the previous PV (every move so far was its move)?
     following_pv: bool,
     // ANCHOR_END: stage-06-iterative--searcher
     // ANCHOR: stage-08-tt--searcher
-    /// What earlier searches learned, kept from move to move.
-    tt: TranspositionTable,
+    /// Which slot a new table entry takes, from `Params::tt_replace`.
+    replace: Replace,
     // ANCHOR_END: stage-08-tt--searcher
     // ANCHOR: stage-09-killers--searcher
     killers: Killers,
@@ -180,24 +247,17 @@ pub struct Searcher {
     /// Kept from move to move: what was good in this game stays good.
     history: History,
     // ANCHOR_END: stage-10-history--searcher
-    // ANCHOR: stage-11-pvs--searcher
-    /// For each ply of the current path: is its node a PV node, one whose
-    /// score may become part of the principal variation? The root is one,
-    /// and so is the first child of each; every other node is expected to
-    /// fail high or low.
-    pv_nodes: [bool; MAX_PLY + 1],
-    // ANCHOR_END: stage-11-pvs--searcher
     // ANCHOR: stage-12-nullmove--searcher
     /// Where in `keys` each null move of the current path landed: no
     /// repetition reaches back across a pass.
-    null_moves: Vec<usize>,
+    null_moves: ArrayVec<usize, MAX_PLY>,
     /// How many null-move searches the current node is inside of.
     null_searches: u32,
     /// No null moves before this ply (set by verification searches).
     null_min_ply: usize,
     // ANCHOR_END: stage-12-nullmove--searcher
-    // ANCHOR: stage-03-negamax--setup
 }
+// ANCHOR_END: searcher
 
 impl Searcher {
     pub fn new(techniques: Techniques, params: Params) -> Self {
@@ -206,23 +266,23 @@ impl Searcher {
             params,
             stats: None,
             trace: None,
-            control: Arc::new(SearchControl::default()),
+            shared: Arc::new(Shared::default()),
             limits: Limits::default(),
             start: Instant::now(),
             nodes: 0,
+            published: 0,
             seldepth: 0,
             aborted: false,
-            accumulators: AccumulatorStack::new(&Board::default()),
+            accumulators: AccumulatorStack::new(MAX_PLY + 1),
             keys: Vec::new(),
             root_index: 0,
             root_best: None,
-            // ANCHOR_END: stage-03-negamax--setup
             // ANCHOR: stage-06-iterative--setup
-            prev_pv: Vec::new(),
+            prev_pv: Line::new(),
             following_pv: false,
             // ANCHOR_END: stage-06-iterative--setup
             // ANCHOR: stage-08-tt--setup
-            tt: TranspositionTable::default(),
+            replace: Replace::default(),
             // ANCHOR_END: stage-08-tt--setup
             // ANCHOR: stage-09-killers--setup
             killers: Killers::new(MAX_PLY),
@@ -230,26 +290,36 @@ impl Searcher {
             // ANCHOR: stage-10-history--setup
             history: History::new(params.history_max, params.history_by_piece != 0),
             // ANCHOR_END: stage-10-history--setup
-            // ANCHOR: stage-11-pvs--setup
-            pv_nodes: [false; MAX_PLY + 1],
-            // ANCHOR_END: stage-11-pvs--setup
             // ANCHOR: stage-12-nullmove--setup
-            null_moves: Vec::new(),
+            null_moves: ArrayVec::new(),
             null_searches: 0,
             null_min_ply: 0,
             // ANCHOR_END: stage-12-nullmove--setup
-            // ANCHOR: stage-03-negamax--methods
         }
     }
 
-    /// The flags another thread uses to stop this search.
-    pub fn control(&self) -> Arc<SearchControl> {
-        Arc::clone(&self.control)
+    /// What this search shares with others: the UCI loop stops it through
+    /// this.
+    pub fn shared(&self) -> Arc<Shared> {
+        Arc::clone(&self.shared)
     }
 
-    /// Nodes searched by the last (or current) search.
+    /// Nodes this thread searched in the last (or current) search.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Nodes all threads searched: what this thread has not added to the
+    /// shared count yet, and the shared count.
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.nodes - self.published
+    }
+
+    /// Add the nodes searched since the last time to the shared count.
+    fn publish_nodes(&mut self) {
+        let new = self.nodes - self.published;
+        self.shared.nodes.fetch_add(new, Ordering::Relaxed);
+        self.published = self.nodes;
     }
 
     // ANCHOR: note-method
@@ -264,24 +334,28 @@ impl Searcher {
     }
     // ANCHOR_END: note-method
 
+    // ANCHOR: prepare
     /// Get ready to search `root`. `history` holds the repetition keys of the
     /// game's earlier positions, oldest first, without the root.
     fn prepare(&mut self, root: &Board, history: &[u64], limits: Limits) {
         self.limits = limits;
         self.start = Instant::now();
         self.nodes = 0;
+        self.published = 0;
+        self.shared.nodes.store(0, Ordering::Relaxed);
         self.seldepth = 0;
         self.aborted = false;
         self.root_best = None;
-        self.accumulators = AccumulatorStack::new(root);
+        self.accumulators.reset(root);
         self.keys.clear();
+        // Room for the whole path too, so the search never reallocates.
+        self.keys.reserve(history.len() + MAX_PLY + 1);
         self.keys.extend_from_slice(history);
         self.root_index = self.keys.len();
         self.keys.push(position_key(root));
-        // ANCHOR_END: stage-03-negamax--methods
         // ANCHOR: stage-08-tt--prepare
-        self.tt.new_search();
-        self.tt.replace = Replace::from_param(self.params.tt_replace);
+        self.shared.tt.new_search();
+        self.replace = Replace::from_param(self.params.tt_replace);
         // ANCHOR_END: stage-08-tt--prepare
         // ANCHOR: stage-09-killers--prepare
         self.killers.clear();
@@ -291,16 +365,13 @@ impl Searcher {
         self.history
             .configure(p.history_max, p.history_by_piece != 0);
         // ANCHOR_END: stage-10-history--prepare
-        // ANCHOR: stage-11-pvs--prepare
-        self.pv_nodes[0] = true;
-        // ANCHOR_END: stage-11-pvs--prepare
         // ANCHOR: stage-12-nullmove--prepare
         self.null_moves.clear();
         self.null_searches = 0;
         self.null_min_ply = 0;
         // ANCHOR_END: stage-12-nullmove--prepare
-        // ANCHOR: stage-03-negamax--push
     }
+    // ANCHOR_END: prepare
 
     // ANCHOR: push-move
     /// Play `mv` from `pos` at `ply`: the child's accumulator and
@@ -312,17 +383,13 @@ impl Searcher {
 
     fn pop_move(&mut self) {
         self.keys.pop();
-        // ANCHOR_END: push-move
-        // ANCHOR_END: stage-03-negamax--push
         // ANCHOR: stage-06-iterative--pop
         // Whichever subtree just finished, the previous iteration's PV is
         // behind us now: only the first move at each PV node follows it.
         self.following_pv = false;
         // ANCHOR_END: stage-06-iterative--pop
-        // ANCHOR: stage-03-negamax--eval
-        // ANCHOR: pop-move-end
     }
-    // ANCHOR_END: pop-move-end
+    // ANCHOR_END: push-move
 
     /// Static evaluation of the node at `ply`, for the side to move.
     fn static_eval(&self, pos: &Board, ply: usize) -> i32 {
@@ -354,20 +421,19 @@ impl Searcher {
     /// Has the search been told to stop, or used up its nodes?
     fn should_stop(&mut self) -> bool {
         if !self.aborted {
-            self.aborted = self.control.stop.load(Ordering::Relaxed)
-                || self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            // ANCHOR_END: should-stop
-            // ANCHOR_END: stage-03-negamax--eval
+            self.aborted = self.shared.stop.load(Ordering::Relaxed)
+                || self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
             // ANCHOR: stage-06-iterative--hard-limit
-            if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && self.past_hard_limit() {
+            if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && self.past(|b| b.hard) {
                 self.aborted = true;
             }
             // ANCHOR_END: stage-06-iterative--hard-limit
-            // ANCHOR: stage-03-negamax--search
         }
         self.aborted
     }
+    // ANCHOR_END: should-stop
 
+    // ANCHOR: search
     /// Search `root` within `limits` and return the best move found.
     /// `history` holds the repetition keys of the positions played before
     /// `root` (oldest first), so the search sees repetitions with the game.
@@ -380,14 +446,12 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         self.prepare(root, history, limits);
-        // ANCHOR_END: stage-03-negamax--search
         // ANCHOR: stage-06-iterative--search
         if self.techniques.iterative_deepening {
             let result = self.iterative_deepening(root, report);
             return self.finish(root, result);
         }
         // ANCHOR_END: stage-06-iterative--search
-        // ANCHOR: stage-03-negamax--search-end
         let mut result = SearchResult::default();
         if let Some(completed) = self.search_depth(root, self.limits.fixed_depth()) {
             result = completed;
@@ -395,13 +459,14 @@ impl Searcher {
         }
         self.finish(root, result)
     }
+    // ANCHOR_END: search
 
     // ANCHOR: search-depth
     /// One complete search of the root to `depth`; `None` if it was stopped
     /// before finishing.
     fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
-        let mut pv = Vec::new();
-        let score = self.negamax(root, depth as i32, 0, -INF, INF, &mut pv);
+        let mut pv = Line::new();
+        let score = self.negamax(root, depth as i32, 0, -INF, INF, NodeKind::Root, &mut pv);
         if self.aborted {
             return None;
         }
@@ -410,7 +475,7 @@ impl Searcher {
             score,
             depth,
             seldepth: self.seldepth,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             pv,
         })
     }
@@ -424,13 +489,13 @@ impl Searcher {
             if let Some((mv, score)) = self.root_best {
                 result.best_move = Some(mv);
                 result.score = score;
-                result.pv = vec![mv];
             } else {
-                result.best_move = self.first_root_move(root);
-                result.pv = result.best_move.into_iter().collect();
+                result.best_move = first_legal_move(root, &self.limits.searchmoves);
             }
+            result.pv = result.best_move.into_iter().collect();
         }
-        result.nodes = self.nodes;
+        self.publish_nodes();
+        result.nodes = self.total_nodes();
         result.seldepth = result.seldepth.max(self.seldepth);
         if let Some(trace) = &mut self.trace {
             trace.record(&Note::Exit {
@@ -441,172 +506,51 @@ impl Searcher {
     }
     // ANCHOR_END: finish
 
-    /// The first legal root move `go searchmoves` allows.
-    fn first_root_move(&self, root: &Board) -> Option<Move> {
-        let only = &self.limits.searchmoves;
-        legal_moves(root)
-            .iter()
-            .copied()
-            .find(|mv| only.is_empty() || only.contains(mv))
-    }
-
-    fn report(&self, result: &SearchResult) -> Report {
+    fn report(&mut self, result: &SearchResult) -> Report {
+        self.publish_nodes();
         Report {
             depth: result.depth,
             seldepth: result.seldepth,
             score: result.score,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed_ms: self.start.elapsed().as_millis() as u64,
             pv: result.pv.clone(),
-            // ANCHOR_END: stage-03-negamax--search-end
             // ANCHOR: stage-08-tt--hashfull
-            hashfull: self.techniques.tt.then(|| self.tt.hashfull()),
+            hashfull: self.techniques.tt.then(|| self.shared.tt.hashfull()),
             // ANCHOR_END: stage-08-tt--hashfull
-            // ANCHOR: stage-03-negamax--report-end
         }
     }
 }
-// ANCHOR_END: stage-03-negamax--report-end
-// ANCHOR: stage-06-iterative
-
-// ANCHOR: clock-interval
-/// The search looks at the clock once every this many nodes: often enough
-/// to stop within a fraction of a millisecond, rarely enough that reading
-/// the time costs nothing measurable.
-pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
-// ANCHOR_END: clock-interval
-
-impl Searcher {
-    // ANCHOR: deepening
-    /// Search depth 1, 2, 3, ... until a limit says stop; return the result
-    /// of the deepest iteration that finished.
-    fn iterative_deepening(
-        &mut self,
-        root: &Board,
-        report: &mut dyn FnMut(&Report),
-    ) -> SearchResult {
-        let mut result = SearchResult::default();
-        self.prev_pv.clear();
-        for depth in 1..=self.limits.max_depth() {
-            self.following_pv = true;
-            let Some(completed) = self.search_depth(root, depth) else {
-                break;
-            };
-            result = completed;
-            report(&self.report(&result));
-            self.prev_pv = result.pv.clone();
-            if self.iteration_limit_reached(&result) {
-                break;
-            }
-        }
-        result
-    }
-    // ANCHOR_END: deepening
-
-    // ANCHOR: pv-move
-    /// While we walk down the previous iteration's principal variation, its
-    /// move at this ply goes first. The first child of a PV node is then the
-    /// next PV node, so the flag stays on along the old PV and goes off for
-    /// every other subtree (see `pop_move`).
-    fn pv_move(&mut self, pos: &Board, ply: usize) -> Option<Move> {
-        if !self.following_pv {
-            return None;
-        }
-        self.following_pv = false;
-        let mv = *self.prev_pv.get(ply)?;
-        self.following_pv = pos.is_legal(mv);
-        self.following_pv.then_some(mv)
-    }
-    // ANCHOR_END: pv-move
-
-    // ANCHOR: hard-limit
-    /// Out of time: the hard limit is the most this move may take.
-    fn past_hard_limit(&self) -> bool {
-        match &self.limits.time {
-            Some(budget) if !self.control.pondering.load(Ordering::Relaxed) => {
-                self.start.elapsed() >= budget.hard
-            }
-            _ => false,
-        }
-    }
-    // ANCHOR_END: hard-limit
-
-    // ANCHOR: iteration-limit
-    /// Should iterative deepening stop after this iteration? Past the soft
-    /// limit the next, larger iteration would most likely not finish; a mate
-    /// within `go mate N` needs no more searching either.
-    fn iteration_limit_reached(&self, result: &SearchResult) -> bool {
-        let past_soft = match &self.limits.time {
-            Some(budget) if !self.control.pondering.load(Ordering::Relaxed) => {
-                self.start.elapsed() >= budget.soft
-            }
-            _ => false,
-        };
-        let mate_found = self.limits.mate.is_some_and(|n| {
-            is_mate_score(result.score)
-                && result.score > 0
-                && mate_in_moves(result.score) <= n as i32
-        });
-        past_soft || mate_found
-    }
-    // ANCHOR_END: iteration-limit
-}
-// ANCHOR_END: stage-06-iterative
 // ANCHOR: stage-08-tt
 
 impl Searcher {
     /// Give the transposition table `mb` megabytes. If the memory cannot be
-    /// had, the old table stays and the error says so.
+    /// had, the old table stays and the error says so. The table is shared:
+    /// the searcher gets new shared state around it (call this only while
+    /// no search runs).
     pub fn set_hash_mb(&mut self, mb: usize) -> Result<(), String> {
-        self.tt = TranspositionTable::new(mb)?;
+        let tt = TranspositionTable::new(mb)?;
+        self.shared = Arc::new(Shared {
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            tt,
+        });
         Ok(())
     }
 
     /// The table's size in megabytes.
     pub fn hash_mb(&self) -> usize {
-        self.tt.size_mb()
+        self.shared.tt.size_mb()
     }
 
     /// Forget everything learned from earlier games (`ucinewgame`).
     pub fn new_game(&mut self) {
-        self.tt.clear();
-        // ANCHOR_END: stage-08-tt
+        self.shared.tt.clear();
         // ANCHOR: stage-10-history--new-game
         self.history.clear();
         // ANCHOR_END: stage-10-history--new-game
-        // ANCHOR: stage-08-tt--end
     }
 }
-// ANCHOR_END: stage-08-tt--end
-// ANCHOR: stage-12-nullmove
-
-impl Searcher {
-    // ANCHOR: push-null
-    /// Pass at `ply`: the child's accumulator is the parent's, its key is
-    /// that of the same position with the other side to move, and the path
-    /// remembers the pass.
-    fn push_null_move(&mut self, child: &Board, ply: usize) {
-        self.accumulators.update_null(ply);
-        self.keys.push(position_key(child));
-        self.null_moves.push(self.keys.len() - 1);
-    }
-
-    fn pop_null_move(&mut self) {
-        self.keys.pop();
-        self.null_moves.pop();
-    }
-
-    /// Was the move that led to the current node a null move?
-    fn after_null_move(&self) -> bool {
-        self.null_moves.last() == Some(&(self.keys.len() - 1))
-    }
-    // ANCHOR_END: push-null
-
-    /// How many plies back from the current node the last null move lies
-    /// (`None` if there is none on the path).
-    fn plies_since_null_move(&self) -> Option<usize> {
-        let last = self.keys.len() - 1;
-        self.null_moves.last().map(|&at| last - at)
-    }
-}
-// ANCHOR_END: stage-12-nullmove
+// ANCHOR_END: stage-08-tt
+// ANCHOR_END: stage-03-negamax

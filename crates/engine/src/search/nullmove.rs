@@ -5,8 +5,8 @@
 
 use cozy_chess::Board;
 
-use super::{Searcher, is_mate_score};
-use crate::board::only_king_and_pawns;
+use super::{Line, NodeKind, Searcher, is_mate_score};
+use crate::board::{only_king_and_pawns, position_key};
 use crate::notes::Note;
 
 impl Searcher {
@@ -18,8 +18,9 @@ impl Searcher {
         depth: i32,
         ply: usize,
         beta: i32,
+        kind: NodeKind,
     ) -> Option<i32> {
-        if !self.null_move_allowed(pos, depth, ply, beta) {
+        if !self.null_move_allowed(pos, depth, ply, beta, kind) {
             return None;
         }
         let reduction = self.null_reduction(pos, depth, ply, beta);
@@ -27,17 +28,18 @@ impl Searcher {
         let child = pos.null_move()?;
         self.note(Note::NullMove);
         self.push_null_move(&child, ply);
-        self.pv_nodes[ply + 1] = false;
         let nodes_before = self.nodes;
         self.null_searches += 1;
-        let mut pv = Vec::new();
+        let mut line = Line::new();
+        let new_depth = depth - 1 - reduction;
         let score = -self.negamax(
             &child,
-            depth - 1 - reduction,
+            new_depth,
             ply + 1,
             -beta,
             -beta + 1,
-            &mut pv,
+            NodeKind::NonPv,
+            &mut line,
         );
         self.null_searches -= 1;
         if self.null_searches == 0 {
@@ -69,10 +71,17 @@ impl Searcher {
 
     // ANCHOR: null-conditions
     /// When passing is a fair test, and worth trying.
-    fn null_move_allowed(&self, pos: &Board, depth: i32, ply: usize, beta: i32) -> bool {
+    fn null_move_allowed(
+        &self,
+        pos: &Board,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        kind: NodeKind,
+    ) -> bool {
         self.techniques.null_move
             // The PV's score must be exact, not a bound proved by a pass.
-            && !self.pv_nodes[ply]
+            && kind == NodeKind::NonPv
             // In check, passing is illegal: the king would be captured.
             && pos.checkers().is_empty()
             // Too shallow, and the reduced search is no cheaper than the real one.
@@ -84,7 +93,8 @@ impl Searcher {
             && !only_king_and_pawns(pos)
             // Passing only makes sense if we are already doing well.
             && self.static_eval(pos, ply) >= beta
-            // Verification (below) switches null moves off near the root.
+            // Verification (below) switches null moves off for a few plies
+            // below the node it verifies.
             && ply >= self.null_min_ply
     }
     // ANCHOR_END: null-conditions
@@ -115,38 +125,77 @@ impl Searcher {
         self.note(Note::NullMoveVerification);
         let saved = self.null_min_ply;
         self.null_min_ply = ply + (3 * depth / 4).max(1) as usize;
-        let mut pv = Vec::new();
-        let score = self.negamax(pos, depth, ply, beta - 1, beta, &mut pv);
+        let mut line = Line::new();
+        let score = self.negamax(pos, depth, ply, beta - 1, beta, NodeKind::NonPv, &mut line);
         self.null_min_ply = saved;
         !self.aborted && score >= beta
     }
     // ANCHOR_END: null-verify
+
+    // ANCHOR: push-null
+    /// Pass at `ply`: the child's accumulator is the parent's, its key is
+    /// that of the same position with the other side to move, and the path
+    /// remembers the pass.
+    fn push_null_move(&mut self, child: &Board, ply: usize) {
+        self.accumulators.update_null(ply);
+        self.keys.push(position_key(child));
+        self.null_moves.push(self.keys.len() - 1);
+    }
+
+    fn pop_null_move(&mut self) {
+        self.keys.pop();
+        self.null_moves.pop();
+    }
+
+    /// Was the move that led to the current node a null move?
+    fn after_null_move(&self) -> bool {
+        self.null_moves.last() == Some(&(self.keys.len() - 1))
+    }
+    // ANCHOR_END: push-null
+
+    /// How many plies back from the current node the last null move lies
+    /// (`None` if there is none on the path).
+    pub(super) fn plies_since_null_move(&self) -> Option<usize> {
+        let last = self.keys.len() - 1;
+        self.null_moves.last().map(|&at| last - at)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::parse_fen;
-    use crate::notes::Stats;
+    use crate::notes::{Count, Stats};
     use crate::params::Params;
     use crate::stages::preset;
     use crate::time::Limits;
 
     /// A searcher set up at `fen` as the search would be at its root, with
-    /// counters on and the root marked as a non-PV node unless `pv`.
-    fn at(fen: &str, pv: bool) -> (Searcher, Board) {
+    /// counters on.
+    fn at(fen: &str) -> (Searcher, Board) {
         let pos = parse_fen(fen).expect("test FEN is valid");
         let mut searcher = Searcher::new(preset(12).expect("stage 12"), Params::default());
         searcher.prepare(&pos, &[], Limits::default());
-        searcher.pv_nodes[0] = pv;
         searcher.stats = Some(Stats::default());
         (searcher, pos)
     }
 
-    /// Try a null move at the root and say whether one was tried.
+    /// Try a null move at ply 0 of a node of `kind` and say whether one was
+    /// tried.
+    fn tried_as(
+        searcher: &mut Searcher,
+        pos: &Board,
+        depth: i32,
+        beta: i32,
+        kind: NodeKind,
+    ) -> bool {
+        searcher.null_move_cutoff(pos, depth, 0, beta, kind);
+        searcher.stats.as_ref().expect("stats are on")[Count::NullMove] > 0
+    }
+
+    /// The same at a non-PV node, where null moves are tried.
     fn tried(searcher: &mut Searcher, pos: &Board, depth: i32, beta: i32) -> bool {
-        searcher.null_move_cutoff(pos, depth, 0, beta);
-        searcher.stats.as_ref().expect("stats are on").null_moves > 0
+        tried_as(searcher, pos, depth, beta, NodeKind::NonPv)
     }
 
     /// White is a rook up and to move: a pass should still hold beta.
@@ -154,55 +203,56 @@ mod tests {
 
     #[test]
     fn a_qualifying_node_tries_a_null_move_and_cuts() {
-        let (mut searcher, pos) = at(QUALIFYING, false);
+        let (mut searcher, pos) = at(QUALIFYING);
         assert!(tried(&mut searcher, &pos, 4, 0));
         let stats = searcher.stats.expect("stats are on");
-        assert_eq!(stats.null_move_cutoffs, 1);
-        assert!(stats.null_move_nodes > 0);
+        assert_eq!(stats[Count::NullMoveCutoff], 1);
+        assert!(stats[Count::NullMoveNodes] > 0);
     }
 
     #[test]
     fn no_null_move_at_a_pv_node() {
-        let (mut searcher, pos) = at(QUALIFYING, true);
-        assert!(!tried(&mut searcher, &pos, 4, 0));
+        for kind in [NodeKind::Root, NodeKind::Pv] {
+            let (mut searcher, pos) = at(QUALIFYING);
+            assert!(!tried_as(&mut searcher, &pos, 4, 0, kind), "{kind:?}");
+        }
     }
 
     #[test]
     fn no_null_move_in_check() {
-        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPP4/R3K2r w - - 0 1", false);
+        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPP4/R3K2r w - - 0 1");
         assert!(!tried(&mut searcher, &pos, 4, -10_000));
     }
 
     #[test]
     fn no_null_move_with_only_king_and_pawns() {
-        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPPP3/4K3 w - - 0 1", false);
+        let (mut searcher, pos) = at("4k3/pppp4/8/8/8/8/PPPPP3/4K3 w - - 0 1");
         assert!(!tried(&mut searcher, &pos, 4, -10_000));
     }
 
     #[test]
     fn no_null_move_below_the_minimum_depth() {
-        let (mut searcher, pos) = at(QUALIFYING, false);
+        let (mut searcher, pos) = at(QUALIFYING);
         let shallow = searcher.params.null_min_depth - 1;
         assert!(!tried(&mut searcher, &pos, shallow, 0));
     }
 
     #[test]
     fn no_null_move_when_the_evaluation_is_below_beta() {
-        let (mut searcher, pos) = at(QUALIFYING, false);
+        let (mut searcher, pos) = at(QUALIFYING);
         let beta = searcher.static_eval(&pos, 0) + 1;
         assert!(!tried(&mut searcher, &pos, 4, beta));
     }
 
     #[test]
     fn no_two_null_moves_in_a_row() {
-        let (mut searcher, pos) = at(QUALIFYING, false);
+        let (mut searcher, pos) = at(QUALIFYING);
         let passed = pos.null_move().expect("not in check");
         searcher.push_null_move(&passed, 0);
-        searcher.pv_nodes[1] = false;
         assert!(searcher.after_null_move());
         // At ply 1, right after the pass, Black (a rook down) would have to
         // beat a low beta: the evaluation allows it, the path does not.
-        assert!(!searcher.null_move_allowed(&passed, 4, 1, -10_000));
+        assert!(!searcher.null_move_allowed(&passed, 4, 1, -10_000, NodeKind::NonPv));
         searcher.pop_null_move();
         assert!(!searcher.after_null_move());
     }
@@ -213,9 +263,10 @@ mod tests {
         // pass: the null-move search at depth 5 finds a mate score. A pass
         // is no legal move, so the cutoff claims only beta.
         let fen = "6rk/PP1PPPnp/1N1BN2P/7R/4B3/2Q5/P3KP2/6R1 w - - 0 1";
-        let (mut searcher, pos) = at(fen, false);
+        let (mut searcher, pos) = at(fen);
         let beta = searcher.static_eval(&pos, 0) - 1;
-        assert_eq!(searcher.null_move_cutoff(&pos, 5, 0, beta), Some(beta));
+        let cutoff = searcher.null_move_cutoff(&pos, 5, 0, beta, NodeKind::NonPv);
+        assert_eq!(cutoff, Some(beta));
     }
 
     #[test]
@@ -223,7 +274,7 @@ mod tests {
         // Keys R, A, B, C, D, A with the halfmove clock high enough: the
         // last position repeats the one four plies back, inside the path.
         let pos = parse_fen("4k3/pppp4/8/8/8/8/PPPP4/R3K3 w - - 20 30").expect("valid");
-        let (mut searcher, _) = at(QUALIFYING, false);
+        let (mut searcher, _) = at(QUALIFYING);
         searcher.keys = vec![1, 10, 11, 12, 13, 10];
         searcher.root_index = 0;
         searcher.null_moves.clear();

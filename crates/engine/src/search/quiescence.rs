@@ -58,14 +58,14 @@ impl Searcher {
         // Without some order the capture tree explodes: the picker tries to
         // take the most valuable piece first, so the refutation usually
         // comes first.
-        let picker = MovePicker::for_quiescence(pos);
-        // ANCHOR_END: quiescence-picker
+        let mut picker = MovePicker::new(pos);
+        picker.for_quiescence();
         // ANCHOR: stage-07-mvvlva
-        let mut picker = picker;
         if self.techniques.mvv_lva {
             picker.mvv_lva();
         }
         // ANCHOR_END: stage-07-mvvlva
+        // ANCHOR_END: quiescence-picker
         // ANCHOR: quiescence-loop
         let mut move_count = 0;
         for mv in picker {
