@@ -21,6 +21,7 @@ pub mod captions;
 pub mod chart;
 pub mod claims;
 // ANCHOR: main-only
+pub mod code;
 pub mod commands;
 pub mod diffs;
 // ANCHOR_END: main-only
