@@ -315,6 +315,49 @@ mod tests {
     }
 
     #[test]
+    fn an_excerpt_a_later_snapshot_could_not_show_is_refused() {
+        // The excerpt would end in a blank line, which a later snapshot's
+        // tidying drops once the last marker goes.
+        let src = "fn f() {\n    %% ANCHOR: t\n    let a = 1;\n\n    %% ANCHOR_END: t\n    \
+                   let b = 2;\n}\n"
+            .replace("%%", "//");
+        let parsed = markers::parse("x.rs", &src);
+        let err = cut_excerpt(&parsed, 1, "stage-01-a", &names(&["t"])).unwrap_err();
+        assert!(err.contains("anchor `t` would change"), "{err}");
+    }
+
+    #[test]
+    fn render_names_every_problem() {
+        use crate::tree::{Entry, Tree};
+        let mut tree = Tree::default();
+        let code = "%% ANCHOR: f\nfn f() {}\n%% ANCHOR_END: f\n".replace("%%", "//");
+        tree.files.insert("src/a.rs".into(), Entry::file(code));
+        let chapter = "{{#include generated/code/stage-01-a/src/a.rs:f}}\n\
+                       {{#include generated/code/stage-01-a/src/a.rs:3:4}}\n\
+                       {{#include generated/code/stage-09-x/src/a.rs:f}}\n\
+                       {{#include generated/code/stage-01-a/src/gone.rs:f}}\n\
+                       {{#include generated/code/stage-01-a/src/a.rs:nope}}\n";
+        tree.files
+            .insert("book/src/ch.md".into(), Entry::file(chapter));
+        let stages = BTreeMap::from([("stage-01-a".to_string(), 1)]);
+        let err = render(&tree, &stages).unwrap_err();
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "{err}");
+        assert!(lines[0].starts_with("book/src/ch.md:2: ") && lines[0].contains("by an anchor"));
+        assert!(lines[1].ends_with("src/a.rs: no anchor `nope` in src/a.rs as cut at stage 1"));
+        assert!(lines[2].ends_with("src/gone.rs: src/gone.rs does not exist"));
+        assert!(lines[3].contains("`stage-09-x` is the tag of no stage"));
+        // Without the bad includes: one file, holding `f`.
+        let good = "{{#include generated/code/stage-01-a/src/a.rs:f}}\n";
+        tree.files.insert("book/src/ch.md".into(), Entry::file(good));
+        let files = render(&tree, &stages).expect("renders");
+        let names: Vec<&String> = files.keys().collect();
+        assert_eq!(names, ["book/src/generated/code/stage-01-a/src/a.rs"]);
+        let text = files[names[0]].replace("//", "%%");
+        assert!(text.ends_with("%% ANCHOR: f\nfn f() {}\n%% ANCHOR_END: f\n"), "{text}");
+    }
+
+    #[test]
     fn apart_regions_get_an_ellipsis_and_lonely_markers_go() {
         // `p` starts in one stage-01 block and ends in another (the lint
         // allows it: both are cut together); `q`'s region holds the end of

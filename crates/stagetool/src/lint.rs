@@ -297,8 +297,9 @@ fn later_code_in_chapters(tree: &Tree, stages: &[Stage]) -> Vec<Diag> {
 }
 
 /// Whether `anchor` of `file` shows other lines on main than in the file
-/// cut at stage `at`. An anchor missing at that stage, or a file whose
-/// markers are broken, is for other checks to report.
+/// cut at stage `at`. An anchor missing or empty at that stage, or a file
+/// whose markers are broken, is for other checks to report (a cut excerpt
+/// would not help: it would be empty too).
 fn shows_later_code(tree: &Tree, file: &str, anchor: &str, at: u32) -> bool {
     let Some(text) = tree.get_text(file) else {
         return false;
@@ -310,7 +311,8 @@ fn shows_later_code(tree: &Tree, file: &str, anchor: &str, at: u32) -> bool {
     let Ok(on_main) = includes::excerpt(text, &Selector::Anchor(anchor.to_string())) else {
         return false;
     };
-    excerpts::shown_at(&parsed, at, anchor).is_ok_and(|cut| cut != on_main)
+    excerpts::shown_at(&parsed, at, anchor)
+        .is_ok_and(|cut| cut != on_main && !cut.trim().is_empty())
 }
 
 /// Whether `hay` contains `needle` as a whole word (identifier bounds).
