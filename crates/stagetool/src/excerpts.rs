@@ -349,12 +349,16 @@ mod tests {
         assert!(lines[3].contains("`stage-09-x` is the tag of no stage"));
         // Without the bad includes: one file, holding `f`.
         let good = "{{#include generated/code/stage-01-a/src/a.rs:f}}\n";
-        tree.files.insert("book/src/ch.md".into(), Entry::file(good));
+        tree.files
+            .insert("book/src/ch.md".into(), Entry::file(good));
         let files = render(&tree, &stages).expect("renders");
         let names: Vec<&String> = files.keys().collect();
         assert_eq!(names, ["book/src/generated/code/stage-01-a/src/a.rs"]);
         let text = files[names[0]].replace("//", "%%");
-        assert!(text.ends_with("%% ANCHOR: f\nfn f() {}\n%% ANCHOR_END: f\n"), "{text}");
+        assert!(
+            text.ends_with("%% ANCHOR: f\nfn f() {}\n%% ANCHOR_END: f\n"),
+            "{text}"
+        );
     }
 
     #[test]

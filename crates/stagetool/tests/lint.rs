@@ -413,7 +413,10 @@ fn a_plain_anchor_that_nothing_includes() {
                 %% ANCHOR_END: stage-02-two--f\n";
     let t = with(&[
         (F, code),
-        ("scripts/x.sh", "# ANCHOR: nobody\necho\n# ANCHOR_END: nobody\n"),
+        (
+            "scripts/x.sh",
+            "# ANCHOR: nobody\necho\n# ANCHOR_END: nobody\n",
+        ),
         (
             "book/src/ch03-three.md",
             "# Three\n\n{{#include generated/code/stage-03-three/crates/engine/src/f.rs:used}}\n",
@@ -445,7 +448,12 @@ fn known_dead_anchors_are_warnings_until_fixed() {
     assert!(errors(&t).is_empty(), "{:#?}", errors(&t));
     let warned: Vec<Diag> = lint(&t).into_iter().filter(|d| d.path == F).collect();
     assert_eq!(warned.len(), 1, "{warned:#?}");
-    assert!(warned[0].warning && warned[0].msg.ends_with(&format!("(listed in {KNOWN_DEAD})")));
+    assert!(
+        warned[0].warning
+            && warned[0]
+                .msg
+                .ends_with(&format!("(listed in {KNOWN_DEAD})"))
+    );
     // Fixed: the entry must go.
     let t = with(&[(F, "fn a() {}\n"), (KNOWN_DEAD, &list)]);
     one_error(

@@ -174,7 +174,9 @@ pub struct Techniques {
     );
     assert_eq!(
         text(&s, common::CUT_TWO),
-        rust(common::CUT_TWO_RS).replace("// ANCHOR: stage-02-two\n", "").replace("// ANCHOR_END: stage-02-two\n", "")
+        rust(common::CUT_TWO_RS)
+            .replace("// ANCHOR: stage-02-two\n", "")
+            .replace("// ANCHOR_END: stage-02-two\n", "")
     );
     assert_eq!(
         text(&s, "scripts/run.sh"),
