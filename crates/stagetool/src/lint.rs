@@ -63,29 +63,12 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
         }
     }
 
-    let used = included_anchors(tree);
-    let (known, known_diags) = known_dead(tree);
-    diags.extend(known_diags);
-    let mut known_seen: BTreeSet<(String, String)> = BTreeSet::new();
     for (path, entry) in &tree.files {
         let Some(text) = entry.text() else { continue };
         let parsed = markers::parse(path, text);
         structural |= !parsed.diags.is_empty();
         diags.extend(parsed.diags.iter().cloned());
         diags.extend(parsed.near_misses.iter().cloned());
-        for dead in dead_anchors(path, &parsed, &used) {
-            let key = (path.clone(), dead.name);
-            if known.contains_key(&key) {
-                diags.push(Diag::warning(
-                    path,
-                    dead.line,
-                    format!("{} (listed in {KNOWN_DEAD})", dead.msg),
-                ));
-                known_seen.insert(key);
-            } else {
-                diags.push(Diag::error(path, dead.line, dead.msg));
-            }
-        }
         for b in &parsed.blocks {
             if b.kind == BlockKind::MainOnly || b.tag.is_empty() || tags.contains_key(&*b.tag) {
                 continue;
@@ -113,16 +96,7 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
         }
     }
 
-    for ((path, name), line) in &known {
-        if !known_seen.contains(&(path.clone(), name.clone())) {
-            diags.push(Diag::error(
-                KNOWN_DEAD,
-                *line,
-                format!("`{name}` in {path} is no dead anchor any more: remove this line"),
-            ));
-        }
-    }
-
+    diags.extend(dead_anchor_checks(tree));
     diags.extend(check_includes(tree));
     diags.extend(later_code_in_chapters(tree, &manifests));
     diags.extend(summary_links(tree, &manifests));
@@ -139,6 +113,38 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
 /// a listed one that is fixed is an error until its line goes, so the list
 /// can only shrink.
 pub const KNOWN_DEAD: &str = "crates/stagetool/known-dead-anchors.txt";
+
+/// The dead anchors of every file ([`dead_anchors`]): errors, or warnings
+/// where [`KNOWN_DEAD`] lists them; and an error for each entry of that
+/// list that is dead no more.
+fn dead_anchor_checks(tree: &Tree) -> Vec<Diag> {
+    let used = included_anchors(tree);
+    let (known, mut diags) = known_dead(tree);
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    for (path, entry) in &tree.files {
+        let Some(text) = entry.text() else { continue };
+        for dead in dead_anchors(path, &markers::parse(path, text), &used) {
+            let key = (path.clone(), dead.name);
+            if known.contains_key(&key) {
+                let msg = format!("{} (listed in {KNOWN_DEAD})", dead.msg);
+                diags.push(Diag::warning(path, dead.line, msg));
+                seen.insert(key);
+            } else {
+                diags.push(Diag::error(path, dead.line, dead.msg));
+            }
+        }
+    }
+    for ((path, name), line) in known {
+        if !seen.contains(&(path.clone(), name.clone())) {
+            diags.push(Diag::error(
+                KNOWN_DEAD,
+                line,
+                format!("`{name}` in {path} is no dead anchor any more: remove this line"),
+            ));
+        }
+    }
+    diags
+}
 
 /// The entries of [`KNOWN_DEAD`] in `tree`: (path, anchor) -> line.
 fn known_dead(tree: &Tree) -> (BTreeMap<(String, String), usize>, Vec<Diag>) {

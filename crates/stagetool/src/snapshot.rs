@@ -341,14 +341,7 @@ fn rewrite_chapter<'a>(
             else {
                 return None;
             };
-            let target = includes::target(chapter, directive)?;
-            let (file, written) = match includes::generated_code(&target) {
-                Some((own, real)) if own == tag => (
-                    real.to_string(),
-                    includes::relative(includes::parent(chapter), real),
-                ),
-                _ => (target, path.clone()),
-            };
+            let (file, written) = include_source(chapter, tag, directive, path)?;
             let cut = files.get(file.as_str())?;
             match anchor_range(&cut.marked, &cut.clean, anchor) {
                 Ok((start, end)) => {
@@ -377,6 +370,27 @@ fn rewrite_chapter<'a>(
         });
     }
     (out, diags)
+}
+
+/// The file (from the root) whose lines an include of `chapter` shows in
+/// the snapshot of the stage `tag`, and its path as the include writes it:
+/// the file it names (written as `path`), except that a cut excerpt of this
+/// very stage stands for the snapshot's real file. `None` for a path that
+/// leaves the repository.
+fn include_source(
+    chapter: &str,
+    tag: &str,
+    directive: &includes::Directive,
+    path: &str,
+) -> Option<(String, String)> {
+    let target = includes::target(chapter, directive)?;
+    Some(match includes::generated_code(&target) {
+        Some((own, real)) if own == tag => (
+            real.to_string(),
+            includes::relative(includes::parent(chapter), real),
+        ),
+        _ => (target, path.to_string()),
+    })
 }
 
 /// Why an anchor has no line range.
