@@ -14,14 +14,17 @@
 //!
 //! [`check_book`] finds every code fence whose body is made of
 //! `{{#include}}` lines of files outside `book/src/generated/` (generated
-//! tables and diffs are not listings) and reports each missing, misnumbered
-//! or misnamed caption as `chapter:line: problem`. `scripts/check-book`
-//! runs it with the include check (`bookdata check-includes`).
+//! tables and diffs are not listings) or of cut excerpts
+//! (`book/src/generated/code/<stage-tag>/<path>`, the file `<path>` as of
+//! a stage: a listing of `<path>`, see the book's appendix "Inside this
+//! repository") and reports each missing, misnumbered or misnamed caption
+//! as `chapter:line: problem`. `scripts/check-book` runs it with the
+//! include check (`bookdata check-includes`).
 
 use std::fmt;
 use std::path::Path;
 
-use meta::includes::{Dir, Files, Kind, directives, target};
+use meta::includes::{Dir, Files, Kind, directives, generated_code, target};
 
 /// Where the chapters are, below the repository root.
 const BOOK_SRC: &str = "book/src";
@@ -153,6 +156,16 @@ fn included_files(chapter: &str, body: &[&str]) -> Option<Vec<String>> {
     (!files.is_empty()).then_some(files)
 }
 
+/// The source file a listing shows when it includes `file` (from the
+/// root): the file itself, or for a cut excerpt the real file it is cut
+/// from; `None` for other generated files (tables, diffs).
+fn listed_source(file: &str) -> Option<&str> {
+    match generated_code(file) {
+        Some((_, real)) => Some(real),
+        None => (!file.starts_with(GENERATED)).then_some(file),
+    }
+}
+
 /// A caption line split up: `*Listing NUMBER.COUNT · REST*`.
 struct Caption<'a> {
     number: &'a str,
@@ -257,7 +270,12 @@ pub fn check_chapter(chapter: &str, text: &str, stage: Option<u32>) -> (usize, V
         let Some(files) = included_files(chapter, &fence.body) else {
             continue;
         };
-        let sources: Vec<&String> = files.iter().filter(|f| !f.starts_with(GENERATED)).collect();
+        let mut sources: Vec<&str> = Vec::new();
+        for source in files.iter().filter_map(|f| listed_source(f)) {
+            if !sources.contains(&source) {
+                sources.push(source);
+            }
+        }
         if sources.is_empty() {
             continue;
         }
@@ -279,7 +297,7 @@ pub fn check_chapter(chapter: &str, text: &str, stage: Option<u32>) -> (usize, V
         };
         let named = backticked(caption.rest);
         for file in sources {
-            if !named.contains(&file.as_str()) {
+            if !named.contains(&file) {
                 problem(
                     caption_line,
                     format!(
@@ -389,6 +407,40 @@ mod tests {
         assert_eq!(found.len(), 2, "{found:?}");
         assert!(found[0].contains(":1: a caption reads"));
         assert!(found[1].contains(":2: listing of `crates/x.rs` has no caption"));
+    }
+
+    #[test]
+    fn cut_excerpts_are_listings_of_their_real_file() {
+        let cut =
+            "{{#include generated/code/stage-04-alphabeta/crates/engine/src/search/negamax.rs:f}}";
+        let fence = format!(
+            "```rust\n{cut}\n{{{{#include ../../crates/engine/src/search/negamax.rs:g}}}}\n```\n"
+        );
+        // Without a caption: a listing of the real file.
+        let found = messages(&fence, Some(4));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains(
+                "listing of `crates/engine/src/search/negamax.rs` has no caption: put *Listing N.M · \
+                 `crates/engine/src/search/negamax.rs`, item: what*"
+            ),
+            "{found:?}"
+        );
+        // A caption naming the real file passes; one naming the excerpt's
+        // path does not.
+        let good = "*Listing 4.1 · `crates/engine/src/search/negamax.rs`, `negamax`*\n";
+        assert_eq!(
+            check_chapter(CHAPTER, &format!("{good}{fence}"), Some(4)),
+            (1, vec![])
+        );
+        let bad = "*Listing 4.1 · `book/src/generated/code/stage-04-alphabeta/crates/engine/src/\
+                   search/negamax.rs`, `negamax`*\n";
+        let found = messages(&format!("{bad}{fence}"), Some(4));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert!(
+            found[0].contains("does not name `crates/engine/src/search/negamax.rs`"),
+            "{found:?}"
+        );
     }
 
     #[test]

@@ -217,6 +217,7 @@ pub fn render(
     files.extend(crate::results::render(&manifests)?);
     // ANCHOR: main-only
     files.extend(crate::diffs::render(root)?);
+    files.extend(crate::code::render(root)?);
     // ANCHOR_END: main-only
     Ok(files)
 }
@@ -271,8 +272,19 @@ pub fn generate(
         std::fs::remove_file(dir.join(&stale)).map_err(|e| format!("{stale}: {e}"))?;
         progress(&format!("removed stale {stale}"));
     }
+    // ANCHOR: main-only
+    let orphans = crate::code::orphans(&dir, &files)?;
+    crate::code::remove_orphans(&dir, &orphans)?;
+    for orphan in orphans {
+        progress(&format!("removed {orphan}, which no include names"));
+    }
+    // ANCHOR_END: main-only
     for (name, text) in &files {
         let path = dir.join(name);
+        // Cut excerpts live in directories of their own (`code/<tag>/...`).
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        }
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(files.into_keys().collect())
@@ -355,25 +367,38 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
             return Ok(report);
         }
     };
-    for (name, text) in &files {
-        report.files += 1;
+    report.files += files.len();
+    report.problems.extend(compare(&dir, &files));
+    for stale in stale_files(&dir, &files)? {
+        report.problems.push(format!(
+            "{stale}: no stage produces it any more (run scripts/book-data)"
+        ));
+    }
+    // ANCHOR: main-only
+    for orphan in crate::code::orphans(&dir, &files)? {
+        report.problems.push(format!(
+            "{orphan}: no include of the book names it any more (run scripts/book-data)"
+        ));
+    }
+    // ANCHOR_END: main-only
+    Ok(report)
+}
+
+/// What differs between `files` and the files in `dir`: each one missing
+/// or not byte for byte the same.
+pub fn compare(dir: &Path, files: &Files) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (name, text) in files {
         match std::fs::read_to_string(dir.join(name)) {
-            Err(_) => report
-                .problems
-                .push(format!("{name}: missing (run scripts/book-data)")),
-            Ok(on_disk) if on_disk != *text => report.problems.push(format!(
+            Err(_) => problems.push(format!("{name}: missing (run scripts/book-data)")),
+            Ok(on_disk) if on_disk != *text => problems.push(format!(
                 "{name}: differs from what the recorded data gives{} (run scripts/book-data)",
                 first_difference(&on_disk, text)
             )),
             Ok(_) => {}
         }
     }
-    for stale in stale_files(&dir, &files)? {
-        report.problems.push(format!(
-            "{stale}: no stage produces it any more (run scripts/book-data)"
-        ));
-    }
-    Ok(report)
+    problems
 }
 
 /// The committed series of every stage that searches, and what is wrong

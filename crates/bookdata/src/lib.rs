@@ -9,9 +9,10 @@
 //! check ([`meta::includes::check_book`]) after `mdbook build`.
 //!
 //! Generated file names start with the tag of the stage they belong to
-//! (`stage-NN-slug-worth.md`): the snapshot of stage N keeps only the
-//! files of stages up to N, so a chapter includes only files of its own or
-//! earlier stages.
+//! (`stage-NN-slug-worth.md`, or a directory so named for the cut excerpts
+//! of `src/code.rs`, `code/stage-NN-slug/<path>`): the snapshot of stage N keeps
+//! only the files of stages up to N, so a chapter includes only files of
+//! its own or earlier stages.
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +22,7 @@ pub mod captions;
 pub mod chart;
 pub mod claims;
 // ANCHOR: main-only
+pub mod code;
 pub mod commands;
 pub mod diffs;
 // ANCHOR_END: main-only

@@ -12,20 +12,51 @@ use bookdata::generate::check;
 use common::{copy, root, scratch};
 
 /// The parts of the repository `check` reads, in a scratch directory: the
-/// manifests, the generated files, the test positions (perft, mates,
-/// zugzwang), and the sources that main's per-stage diffs are cut from.
+/// manifests, the book's sources with the generated files, the test
+/// positions (perft, mates, zugzwang), the sources that main's per-stage
+/// diffs are cut from, and those of the book's cut excerpts.
 fn copy_data(name: &str) -> TempDir {
     let dir = scratch(name);
     for part in [
         "stages",
-        bookdata::GENERATED_DIR,
+        "book/src",
         "crates/engine/tests/data",
         "crates/engine/src",
         "crates/cb2026/src",
     ] {
         copy(Path::new(part), dir.path());
     }
+    for source in excerpt_sources() {
+        copy(Path::new(&source), dir.path());
+    }
     dir
+}
+
+/// The real files of the committed cut excerpts
+/// (`book/src/generated/code/<tag>/<path>` -> `<path>`).
+fn excerpt_sources() -> Vec<String> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root().join(meta::includes::GENERATED_CODE)];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+                continue;
+            }
+            let relative = path
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let (_, real) = meta::includes::generated_code(&relative).expect("a cut excerpt");
+            found.push(real.to_string());
+        }
+    }
+    found
 }
 
 fn problems(dir: &Path) -> Vec<String> {

@@ -139,7 +139,17 @@ impl Directive {
     /// The include written with another selector, e.g. the line range an
     /// anchor resolves to: `{{#include ../x.rs:12:20}}`. `None` for images.
     pub fn with_selector(&self, selector: &Selector) -> Option<String> {
-        let Kind::Include { command, path, .. } = &self.kind else {
+        let Kind::Include { path, .. } = &self.kind else {
+            return None;
+        };
+        self.with_target(path, selector)
+    }
+
+    /// The include written with another path (as written in the chapter)
+    /// and selector: a snapshot points an include of a generated cut
+    /// excerpt at the real file. `None` for images.
+    pub fn with_target(&self, path: &str, selector: &Selector) -> Option<String> {
+        let Kind::Include { command, .. } = &self.kind else {
             return None;
         };
         Some(match selector {
@@ -406,6 +416,43 @@ pub fn target(chapter: &str, directive: &Directive) -> Option<String> {
     join(parent(chapter), path)
 }
 
+/// Where the generated cut excerpts are: `GENERATED_CODE<tag>/<path>` is
+/// the file `<path>` as the snapshot tool cuts it at the stage `<tag>`,
+/// reduced to the anchors the book includes from it (see the book's
+/// appendix "Inside this repository", on the markers).
+pub const GENERATED_CODE: &str = "book/src/generated/code/";
+
+/// If `path` (from the root) is a generated cut excerpt, its stage tag and
+/// the path of the real file it is cut from:
+/// `book/src/generated/code/stage-03-negamax/crates/x.rs` ->
+/// `("stage-03-negamax", "crates/x.rs")`.
+pub fn generated_code(path: &str) -> Option<(&str, &str)> {
+    let (tag, real) = path.strip_prefix(GENERATED_CODE)?.split_once('/')?;
+    (!tag.is_empty() && !real.is_empty()).then_some((tag, real))
+}
+
+/// The path of the generated cut excerpt of `real` at stage `tag`, from
+/// the root.
+pub fn generated_code_path(tag: &str, real: &str) -> String {
+    format!("{GENERATED_CODE}{tag}/{real}")
+}
+
+/// `to` (from the root) as a path relative to the directory `from_dir`
+/// (from the root): `relative("book/src", "crates/x.rs")` is
+/// `../../crates/x.rs`.
+pub fn relative(from_dir: &str, to: &str) -> String {
+    let from: Vec<&str> = from_dir.split('/').filter(|p| !p.is_empty()).collect();
+    let to_parts: Vec<&str> = to.split('/').filter(|p| !p.is_empty()).collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let mut parts: Vec<&str> = vec![".."; from.len() - common];
+    parts.extend(&to_parts[common..]);
+    parts.join("/")
+}
+
 /// A directive that gives no text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
@@ -610,6 +657,44 @@ mod tests {
             _ => None,
         });
         assert_eq!(out, "x {{#include ../a.rs:4:9}} y {{#include b.md}}");
+    }
+
+    #[test]
+    fn generated_cut_excerpts_name_their_stage_and_file() {
+        let path = "book/src/generated/code/stage-03-negamax/crates/engine/src/x.rs";
+        assert_eq!(
+            generated_code(path),
+            Some(("stage-03-negamax", "crates/engine/src/x.rs"))
+        );
+        assert_eq!(
+            generated_code_path("stage-03-negamax", "crates/engine/src/x.rs"),
+            path
+        );
+        assert_eq!(
+            generated_code("book/src/generated/stage-03-negamax-diff.md"),
+            None
+        );
+        assert_eq!(
+            generated_code("book/src/generated/code/stage-03-negamax"),
+            None
+        );
+        assert_eq!(generated_code("crates/engine/src/x.rs"), None);
+    }
+
+    #[test]
+    fn relative_paths_climb_to_the_common_directory() {
+        assert_eq!(relative("book/src", "crates/x.rs"), "../../crates/x.rs");
+        assert_eq!(
+            relative("book/src", "book/src/generated/code/t/a.rs"),
+            "generated/code/t/a.rs"
+        );
+        assert_eq!(relative("book/src/part", "book/src/a.md"), "../a.md");
+        assert_eq!(relative("", "a/b.rs"), "a/b.rs");
+        let chapter = directives("{{#include generated/code/t/a.rs:f}}").remove(0);
+        assert_eq!(
+            chapter.with_target("../../a.rs", &Selector::Lines(Some(2), Some(5))),
+            Some("{{#include ../../a.rs:2:5}}".to_string())
+        );
     }
 
     #[test]

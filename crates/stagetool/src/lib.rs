@@ -13,12 +13,15 @@
 //! - [`snapshot`]: the snapshot of stage N (files by stage, README header,
 //!   versions, Cargo.lock);
 //! - [`book`]: mdBook `{{#include}}` resolution (empty excerpts);
+//! - [`excerpts`]: the book's cut excerpts (`book/src/generated/code/`),
+//!   a file's anchors as cut at a stage;
 //! - [`lint`]: the checks of `stagetool lint`;
 //! - [`tag`]: the deterministic commit chain and tags;
 //! - [`check`]: build, test and bench every snapshot.
 
 pub mod book;
 pub mod check;
+pub mod excerpts;
 pub mod git;
 pub mod lint;
 pub mod manifest;

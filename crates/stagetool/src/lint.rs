@@ -24,14 +24,26 @@
 //!   SUMMARY.md;
 //! - names: a word that manifest NN `introduces` appears in no Rust file of
 //!   `crates/engine` or `crates/cb2026` (code or comment, whole word or
-//!   part of an identifier) of the snapshot of an earlier stage.
+//!   part of an identifier) of the snapshot of an earlier stage;
+//! - later code: an include by anchor of a real file in the chapter of
+//!   stage NN shows what that anchor shows in the file cut at stage NN
+//!   (otherwise the chapter must include the cut excerpt
+//!   `generated/code/<tag>/<path>:<anchor>`, see [`crate::excerpts`]);
+//! - dead anchors: no anchor pair holds nothing, and every plain anchor of
+//!   `crates/**/*.rs` is included by the book or the README (the findings
+//!   listed in [`KNOWN_DEAD`] are warnings until they are fixed).
+//!
+//! These rules are explained for readers in the book's appendix "Inside
+//! this repository", on the markers.
 
 use crate::Diag;
-use crate::book::check_includes;
+use crate::book::{BOOK_SRC, check_includes};
+use crate::excerpts;
 use crate::manifest::{self, Stage};
-use crate::markers::{self, BlockKind, Role};
+use crate::markers::{self, BlockKind, Name, Parsed, Role};
 use crate::snapshot::{self, Origin, link_targets};
 use crate::tree::Tree;
+use meta::includes::{self, Files, Kind, Selector};
 use std::collections::{BTreeMap, BTreeSet};
 
 const TECHNIQUES_RS: &str = "crates/engine/src/techniques.rs";
@@ -84,7 +96,9 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
         }
     }
 
+    diags.extend(dead_anchor_checks(tree));
     diags.extend(check_includes(tree));
+    diags.extend(later_code_in_chapters(tree, &manifests));
     diags.extend(summary_links(tree, &manifests));
     if !structural {
         diags.extend(snapshot_checks(tree, &manifests, &diags));
@@ -92,6 +106,219 @@ pub fn lint(tree: &Tree) -> Vec<Diag> {
     diags.sort();
     diags.dedup();
     diags
+}
+
+/// The dead anchors that main had when the check of them came in, one
+/// `path anchor` a line (`#` starts a comment). Listed ones are warnings;
+/// a listed one that is fixed is an error until its line goes, so the list
+/// can only shrink.
+pub const KNOWN_DEAD: &str = "crates/stagetool/known-dead-anchors.txt";
+
+/// The dead anchors of every file ([`dead_anchors`]): errors, or warnings
+/// where [`KNOWN_DEAD`] lists them; and an error for each entry of that
+/// list that is dead no more.
+fn dead_anchor_checks(tree: &Tree) -> Vec<Diag> {
+    let used = included_anchors(tree);
+    let (known, mut diags) = known_dead(tree);
+    let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
+    for (path, entry) in &tree.files {
+        let Some(text) = entry.text() else { continue };
+        for dead in dead_anchors(path, &markers::parse(path, text), &used) {
+            let key = (path.clone(), dead.name);
+            if known.contains_key(&key) {
+                let msg = format!("{} (listed in {KNOWN_DEAD})", dead.msg);
+                diags.push(Diag::warning(path, dead.line, msg));
+                seen.insert(key);
+            } else {
+                diags.push(Diag::error(path, dead.line, dead.msg));
+            }
+        }
+    }
+    for ((path, name), line) in known {
+        if !seen.contains(&(path.clone(), name.clone())) {
+            diags.push(Diag::error(
+                KNOWN_DEAD,
+                line,
+                format!("`{name}` in {path} is no dead anchor any more: remove this line"),
+            ));
+        }
+    }
+    diags
+}
+
+/// The entries of [`KNOWN_DEAD`] in `tree`: (path, anchor) -> line.
+fn known_dead(tree: &Tree) -> (BTreeMap<(String, String), usize>, Vec<Diag>) {
+    let mut known = BTreeMap::new();
+    let mut diags = Vec::new();
+    let Some(text) = tree.get_text(KNOWN_DEAD) else {
+        return (known, diags);
+    };
+    for (index, line) in text.lines().enumerate() {
+        let entry = line.trim();
+        if entry.is_empty() || entry.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = entry.split_whitespace().collect();
+        match fields.as_slice() {
+            [path, name] => {
+                known.insert((path.to_string(), name.to_string()), index + 1);
+            }
+            _ => diags.push(Diag::error(
+                KNOWN_DEAD,
+                index + 1,
+                "an entry is `path anchor`",
+            )),
+        }
+    }
+    (known, diags)
+}
+
+/// A dead anchor: where it starts, its name and what is wrong.
+struct Dead {
+    line: usize,
+    name: String,
+    msg: String,
+}
+
+/// The anchors of a file that shape no code: pairs with nothing between
+/// their markers, and (in `crates/**/*.rs`) plain anchors that no include
+/// in `used` names. Generated cut excerpts are left alone: their pairs are
+/// their sources' as cut at a stage.
+fn dead_anchors(path: &str, parsed: &Parsed, used: &BTreeSet<(String, String)>) -> Vec<Dead> {
+    if path.starts_with("book/src/generated/") {
+        return Vec::new();
+    }
+    let crate_code = path.starts_with("crates/") && path.ends_with(".rs");
+    let mut out = Vec::new();
+    for pair in markers::anchor_pairs(parsed) {
+        let msg = if pair.is_empty(parsed) {
+            format!(
+                "anchor `{}` holds no line (its ANCHOR_END is line {}): remove both marker lines",
+                pair.name,
+                pair.end + 1
+            )
+        } else if crate_code
+            && markers::classify(&pair.name) == Name::Plain
+            && !used.contains(&(path.to_string(), pair.name.clone()))
+        {
+            format!(
+                "plain anchor `{}` is included by no chapter and not by the README: remove its \
+                 marker lines, or include it",
+                pair.name
+            )
+        } else {
+            continue;
+        };
+        out.push(Dead {
+            line: pair.start + 1,
+            name: pair.name,
+            msg,
+        });
+    }
+    out
+}
+
+/// Every (file, anchor) that an include of the book (`book/src/**/*.md`)
+/// or of the README names; an include of a cut excerpt names the real
+/// file's anchor.
+fn included_anchors(tree: &Tree) -> BTreeSet<(String, String)> {
+    let mut docs = tree.markdown_below(BOOK_SRC);
+    docs.push("README.md".to_string());
+    let mut used = BTreeSet::new();
+    for doc in docs {
+        let Some(text) = tree.get_text(&doc) else {
+            continue;
+        };
+        for directive in includes::directives(text) {
+            let Kind::Include {
+                selector: Selector::Anchor(anchor),
+                ..
+            } = &directive.kind
+            else {
+                continue;
+            };
+            let Some(file) = includes::target(&doc, &directive) else {
+                continue;
+            };
+            let real = includes::generated_code(&file).map_or(file.clone(), |(_, r)| r.into());
+            used.insert((real, anchor.clone()));
+        }
+    }
+    used
+}
+
+/// Includes by anchor, in the chapter of stage NN, of real files (not
+/// generated ones) whose excerpt on main differs from the anchor in the
+/// file cut at stage NN: main's book would show lines of a later stage, or
+/// code a later stage replaces, where the snapshot shows the stage's. A
+/// part of the chapter that only exists from a later stage M on (a block
+/// of stage M) is held to stage M; `main-only` parts to nothing.
+fn later_code_in_chapters(tree: &Tree, stages: &[Stage]) -> Vec<Diag> {
+    let mut out = Vec::new();
+    for stage in stages {
+        let chapter = stage.chapter_path();
+        let Some(text) = tree.get_text(&chapter) else {
+            continue;
+        };
+        let parsed = markers::parse(&chapter, text);
+        for directive in includes::directives(text) {
+            let Kind::Include {
+                selector: Selector::Anchor(anchor),
+                ..
+            } = &directive.kind
+            else {
+                continue;
+            };
+            let Some(file) = includes::target(&chapter, &directive) else {
+                continue;
+            };
+            let Some(line) = parsed.lines.get(directive.line - 1) else {
+                continue;
+            };
+            if file.starts_with("book/src/generated/") || line.role != Role::Content {
+                continue;
+            }
+            let at = stage.id.max(line.lo);
+            let Some(at_stage) = stages.iter().find(|s| s.id == at) else {
+                continue;
+            };
+            if line.main_only || !shows_later_code(tree, &file, anchor, at) {
+                continue;
+            }
+            let cut = includes::generated_code_path(&at_stage.tag, &file);
+            out.push(Diag::error(
+                &chapter,
+                directive.line,
+                format!(
+                    "{} shows lines that {file} does not have at stage {at} (a later stage's, \
+                     or code a later stage replaces): include `{}:{anchor}` instead, the file as \
+                     cut at stage {at}, which `scripts/book-data` writes",
+                    directive.text,
+                    includes::relative(includes::parent(&chapter), &cut)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `anchor` of `file` shows other lines on main than in the file
+/// cut at stage `at`. An anchor missing or empty at that stage, or a file
+/// whose markers are broken, is for other checks to report (a cut excerpt
+/// would not help: it would be empty too).
+fn shows_later_code(tree: &Tree, file: &str, anchor: &str, at: u32) -> bool {
+    let Some(text) = tree.get_text(file) else {
+        return false;
+    };
+    let parsed = markers::parse(file, text);
+    if !parsed.diags.is_empty() {
+        return false;
+    }
+    let Ok(on_main) = includes::excerpt(text, &Selector::Anchor(anchor.to_string())) else {
+        return false;
+    };
+    excerpts::shown_at(&parsed, at, anchor)
+        .is_ok_and(|cut| cut != on_main && !cut.trim().is_empty())
 }
 
 /// Whether `hay` contains `needle` as a whole word (identifier bounds).

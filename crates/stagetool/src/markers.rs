@@ -681,6 +681,62 @@ pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
     }
 }
 
+/// An `ANCHOR`/`ANCHOR_END` pair of a file: a stage block, a `main-only`
+/// block or a plain anchor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pair {
+    pub name: String,
+    /// 0-based line index of `ANCHOR:`.
+    pub start: usize,
+    /// 0-based line index of the matching `ANCHOR_END:`.
+    pub end: usize,
+}
+
+impl Pair {
+    /// Whether no line between the two markers holds anything but blanks
+    /// and other markers: an anchor that shapes no code.
+    pub fn is_empty(&self, parsed: &Parsed) -> bool {
+        parsed.lines[self.start + 1..self.end]
+            .iter()
+            .all(|l| l.is_blank() || !matches!(l.role, Role::Content | Role::ReplacedContent(_)))
+    }
+}
+
+/// Every closed anchor pair of a parsed file, in the order of their starts
+/// (each `ANCHOR_END` closes the latest open `ANCHOR` of its name).
+pub fn anchor_pairs(parsed: &Parsed) -> Vec<Pair> {
+    let openers = openers_for(&parsed.path);
+    let mut open: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut pairs = Vec::new();
+    for (index, line) in parsed.lines.iter().enumerate() {
+        let anchor_line = matches!(
+            line.role,
+            Role::StageMarker | Role::PlainMarker | Role::MainOnlyMarker
+        );
+        let Some(marker) = anchor_line
+            .then(|| parse_marker(line.text, openers))
+            .flatten()
+        else {
+            continue;
+        };
+        match marker.keyword {
+            Keyword::Anchor => open.entry(marker.name).or_default().push(index),
+            Keyword::AnchorEnd => {
+                if let Some(start) = open.get_mut(&marker.name).and_then(Vec::pop) {
+                    pairs.push(Pair {
+                        name: marker.name,
+                        start,
+                        end: index,
+                    });
+                }
+            }
+            Keyword::Replaced | Keyword::ReplacedEnd => {}
+        }
+    }
+    pairs.sort_by_key(|p| p.start);
+    pairs
+}
+
 /// One line of a cut file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CutLine<'a> {
@@ -995,6 +1051,32 @@ mod tests {
         assert_eq!(origins(false), [0, 2]);
         assert_eq!(origins(true), [0, 1, 2, 3]);
         assert_eq!(render(&uncut_lines("a\r\nb")), "a\r\nb");
+    }
+
+    #[test]
+    fn anchor_pairs_and_empty_ones() {
+        let src = "%% ANCHOR: stage-01-a\nfn a() {}\n%% ANCHOR: dead\n\n%% ANCHOR_END: dead\n\
+                   %% ANCHOR_END: stage-01-a\n%% ANCHOR: main-only\n%% ANCHOR: stage-02-b\n\
+                   %% ANCHOR_END: stage-02-b\n%% ANCHOR_END: main-only\n%% ANCHOR_END: lonely\n"
+            .replace("%%", "//");
+        let parsed = parse("x.rs", &src);
+        let pairs: Vec<(String, usize, usize, bool)> = anchor_pairs(&parsed)
+            .into_iter()
+            .map(|p| {
+                let empty = p.is_empty(&parsed);
+                (p.name, p.start, p.end, empty)
+            })
+            .collect();
+        let want = |name: &str, start, end, empty| (name.to_string(), start, end, empty);
+        assert_eq!(
+            pairs,
+            [
+                want("stage-01-a", 0, 5, false),
+                want("dead", 2, 4, true),
+                want("main-only", 6, 9, true),
+                want("stage-02-b", 7, 8, true),
+            ]
+        );
     }
 
     #[test]

@@ -252,7 +252,7 @@ pub fn build_with_diags(
     // The book's anchors become line ranges of the files as cut.
     let chapters: Vec<&str> = files.keys().copied().filter(|p| is_chapter(p)).collect();
     for chapter in chapters {
-        let (lines, found) = rewrite_chapter(chapter, &files[chapter].clean, &files);
+        let (lines, found) = rewrite_chapter(chapter, &stage.tag, &files[chapter].clean, &files);
         diags.extend(found);
         if let Some(file) = files.get_mut(chapter) {
             file.clean = lines;
@@ -316,11 +316,16 @@ fn links_to_omitted(line: &str, omitted: &BTreeSet<String>) -> bool {
 /// Rewrites every `{{#include file:anchor}}` of a chapter into the line
 /// range the anchor gives in the snapshot's `file` (`file:START:END`), so
 /// the snapshot's book shows the same excerpt without any marker lines.
-/// Includes of whole files and line ranges stay as they are; so does an
-/// anchor that cannot be resolved (the include check reports it). Problems
-/// are reported at main's line of the chapter.
+/// An include of a cut excerpt of this very stage (`tag`), such as
+/// `generated/code/<tag>/<path>:anchor`, becomes the line range of the
+/// snapshot's own `<path>`, which *is* that file cut at this stage: a
+/// reader of the checkout sees includes of real files. Includes of whole
+/// files and line ranges stay as they are; so does an anchor that cannot be
+/// resolved (the include check reports it). Problems are reported at
+/// main's line of the chapter.
 fn rewrite_chapter<'a>(
     chapter: &str,
+    tag: &str,
     lines: &[CutLine<'a>],
     files: &BTreeMap<&str, CutFile>,
 ) -> (Vec<CutLine<'a>>, Vec<Diag>) {
@@ -330,16 +335,17 @@ fn rewrite_chapter<'a>(
         let text = includes::rewrite_line(&line.text, |directive| {
             let Kind::Include {
                 selector: Selector::Anchor(anchor),
+                path,
                 ..
             } = &directive.kind
             else {
                 return None;
             };
-            let file = includes::target(chapter, directive)?;
+            let (file, written) = include_source(chapter, tag, directive, path)?;
             let cut = files.get(file.as_str())?;
             match anchor_range(&cut.marked, &cut.clean, anchor) {
                 Ok((start, end)) => {
-                    directive.with_selector(&Selector::Lines(Some(start), Some(end)))
+                    directive.with_target(&written, &Selector::Lines(Some(start), Some(end)))
                 }
                 Err(AnchorError::Missing) => None,
                 Err(AnchorError::Changed) => {
@@ -364,6 +370,27 @@ fn rewrite_chapter<'a>(
         });
     }
     (out, diags)
+}
+
+/// The file (from the root) whose lines an include of `chapter` shows in
+/// the snapshot of the stage `tag`, and its path as the include writes it:
+/// the file it names (written as `path`), except that a cut excerpt of this
+/// very stage stands for the snapshot's real file. `None` for a path that
+/// leaves the repository.
+fn include_source(
+    chapter: &str,
+    tag: &str,
+    directive: &includes::Directive,
+    path: &str,
+) -> Option<(String, String)> {
+    let target = includes::target(chapter, directive)?;
+    Some(match includes::generated_code(&target) {
+        Some((own, real)) if own == tag => (
+            real.to_string(),
+            includes::relative(includes::parent(chapter), real),
+        ),
+        _ => (target, path.to_string()),
+    })
 }
 
 /// Why an anchor has no line range.

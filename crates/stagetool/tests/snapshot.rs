@@ -128,6 +128,7 @@ fn stage_2_contents() {
         paths(&s),
         expect_paths(&[
             "book/src/ch02-two.md",
+            common::CUT_TWO,
             "book/src/generated/stage-02-nodes.md",
             "stages/02-two.toml",
         ])
@@ -165,9 +166,17 @@ pub struct Techniques {
         "# One\n\n```rust\n{{#include ../../crates/engine/src/lib.rs:4:6}}\n```\n\n\
          Stage two adds a constant:\n{{#include ../../crates/engine/src/lib.rs:13:13}}\n"
     );
+    // Chapter 2 includes the cut excerpt of its own stage: in its own
+    // snapshot that is the real file, which is the file as cut at stage 2.
     assert_eq!(
         text(&s, "book/src/ch02-two.md"),
         "# Two\n\n{{#include ../../crates/engine/src/lib.rs:8:11}}\n"
+    );
+    assert_eq!(
+        text(&s, common::CUT_TWO),
+        rust(common::CUT_TWO_RS)
+            .replace("// ANCHOR: stage-02-two\n", "")
+            .replace("// ANCHOR_END: stage-02-two\n", "")
     );
     assert_eq!(
         text(&s, "scripts/run.sh"),
@@ -191,6 +200,7 @@ fn stage_3_contents() {
         expect_paths(&[
             "book/src/ch02-two.md",
             "book/src/ch03-three.md",
+            common::CUT_TWO,
             "book/src/generated/stage-02-nodes.md",
             "book/src/generated/stage-03-nodes.md",
             "crates/engine/src/three.rs",
@@ -224,11 +234,11 @@ pub const PLAIN: u32 = 7;
         "/// Three, the triple of one.\npub fn three() -> u32 {\n    3\n}\n"
     );
     assert_eq!(text(&s, "book/src/SUMMARY.md"), common::SUMMARY);
-    // The marker between the two `mod` groups is a blank line now, so
-    // rustfmt still sorts them apart.
+    // Chapter 2 still shows stage 2's `two`: from the cut excerpt, by the
+    // lines it keeps once its markers are gone.
     assert_eq!(
         text(&s, "book/src/ch02-two.md"),
-        "# Two\n\n{{#include ../../crates/engine/src/lib.rs:10:13}}\n"
+        "# Two\n\n{{#include generated/code/stage-02-two/crates/engine/src/lib.rs:2:5}}\n"
     );
     let readme = text(&s, "README.md");
     assert!(
@@ -339,15 +349,68 @@ fn rewritten_includes_show_what_the_anchors_showed() {
     let plain = "pub const PLAIN: u32 = 7;";
     let two_at_2 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    let x = 2;\n    \
                     x * u32::from(t.fx_two)\n}";
-    let two_at_3 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    \
-                    let x = three::three() - 1;\n    x * u32::from(t.fx_two)\n}";
     assert_eq!(shown(&snap(1), "book/src/ch01-one.md", 0), one);
     for n in [2, 3] {
         assert_eq!(shown(&snap(n), "book/src/ch01-one.md", 0), one);
         assert_eq!(shown(&snap(n), "book/src/ch01-one.md", 1), plain);
+        // Chapter 2 shows `two` as of stage 2 in every snapshot, although
+        // stage 3 changes the real file's `two`.
+        assert_eq!(shown(&snap(n), "book/src/ch02-two.md", 0), two_at_2);
     }
-    assert_eq!(shown(&snap(2), "book/src/ch02-two.md", 0), two_at_2);
-    assert_eq!(shown(&snap(3), "book/src/ch02-two.md", 0), two_at_3);
+    // And so does main's book, through the cut excerpt.
+    assert_eq!(shown(&common::tree(), "book/src/ch02-two.md", 0), two_at_2);
+    let two_at_3 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    \
+                    let x = three::three() - 1;\n    x * u32::from(t.fx_two)\n}";
+    assert!(text(&snap(3), "crates/engine/src/lib.rs").contains(two_at_3));
+}
+
+#[test]
+fn the_fixtures_cut_excerpt_is_what_book_data_writes() {
+    let tree = common::tree();
+    let (manifests, _) = manifest::load(&tree);
+    let tags = manifests.iter().map(|m| (m.tag.clone(), m.id)).collect();
+    let excerpts = stagetool::excerpts::render(&tree, &tags).expect("renders");
+    let names: Vec<&String> = excerpts.keys().collect();
+    assert_eq!(names, [common::CUT_TWO]);
+    assert_eq!(excerpts[common::CUT_TWO], text(&tree, common::CUT_TWO));
+}
+
+#[test]
+fn a_stage_includes_only_its_own_excerpts_as_real_files() {
+    // Chapter 3 shows chapter 2's `two` from stage 2's excerpt and its
+    // own from stage 3's: in the snapshot of stage 3 the first becomes a
+    // range of the excerpt, the second a range of the real file.
+    let mut tree = common::tree();
+    let cut_three = "book/src/generated/code/stage-03-three/crates/engine/src/lib.rs";
+    tree.files.insert(
+        "book/src/ch03-three.md".into(),
+        Entry::file(
+            "# Three\n\n{{#include generated/code/stage-02-two/crates/engine/src/lib.rs:stage-02-two}}\n\
+             {{#include generated/code/stage-03-three/crates/engine/src/lib.rs:stage-02-two}}\n",
+        ),
+    );
+    let (manifests, _) = manifest::load(&tree);
+    let tags = manifests.iter().map(|m| (m.tag.clone(), m.id)).collect();
+    let excerpts = stagetool::excerpts::render(&tree, &tags).expect("renders");
+    tree.files
+        .insert(cut_three.into(), Entry::file(excerpts[cut_three].clone()));
+    assert!(stagetool::lint::lint(&tree).is_empty());
+    let s3 = snapshot::build(&tree, &manifests, 3, &origin())
+        .unwrap()
+        .tree;
+    assert_eq!(
+        text(&s3, "book/src/ch03-three.md"),
+        "# Three\n\n{{#include generated/code/stage-02-two/crates/engine/src/lib.rs:2:5}}\n\
+         {{#include ../../crates/engine/src/lib.rs:10:13}}\n"
+    );
+    assert!(shown(&s3, "book/src/ch03-three.md", 1).contains("three::three() - 1"));
+    assert!(shown(&s3, "book/src/ch03-three.md", 0).contains("let x = 2;"));
+    // Stage 2's snapshot has no stage-3 excerpt (its name carries the tag).
+    let s2 = snapshot::build(&tree, &manifests, 2, &origin())
+        .unwrap()
+        .tree;
+    assert!(paths(&s2).contains(common::CUT_TWO));
+    assert!(!paths(&s2).contains(cut_three));
 }
 
 #[test]
