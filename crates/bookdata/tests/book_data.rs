@@ -12,13 +12,14 @@ use bookdata::generate::check;
 use common::{copy, root, scratch};
 
 /// The parts of the repository `check` reads, in a scratch directory: the
-/// manifests, the generated files, the test positions (perft, mates,
-/// zugzwang), and the sources that main's per-stage diffs are cut from.
+/// manifests, the chapters (whose headers are checked) with the generated
+/// files, the test positions (perft, mates, zugzwang), and the sources that
+/// main's per-stage diffs are cut from.
 fn copy_data(name: &str) -> TempDir {
     let dir = scratch(name);
     for part in [
         "stages",
-        bookdata::GENERATED_DIR,
+        "book/src",
         "crates/engine/tests/data",
         "crates/engine/src",
         "crates/cb2026/src",
