@@ -62,9 +62,6 @@ pub const OWN_SUFFIXES: &[&str] = &[
     // ANCHOR: stage-10-history--bookdata-suffixes
     crate::quiet_ordering::VARIANTS_SUFFIX,
     // ANCHOR_END: stage-10-history--bookdata-suffixes
-    // ANCHOR: stage-11-pvs--bookdata-suffixes
-    crate::quiet_ordering::DRAFT_SUFFIX,
-    // ANCHOR_END: stage-11-pvs--bookdata-suffixes
     // ANCHOR: stage-12-nullmove--bookdata-suffixes
     crate::nullmove::DATA_SUFFIX,
     crate::nullmove::BENCH_SUFFIX,
@@ -216,7 +213,9 @@ pub fn render(
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
     // ANCHOR: main-only
-    files.extend(crate::diffs::render(root)?);
+    let diffs = crate::diffs::render(root)?;
+    crate::claims::chapter_headers(root, stages, &diffs)?;
+    files.extend(diffs);
     files.extend(crate::code::render(root)?);
     // ANCHOR_END: main-only
     Ok(files)

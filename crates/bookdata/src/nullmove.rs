@@ -71,7 +71,7 @@ const OWN_ZUGZWANGS: &[&str] = &[
     "8/1B6/8/5p2/8/8/5Qrq/1K1R2bk w - -",
 ];
 /// The position of the worked example (the first of [`OWN_ZUGZWANGS`]).
-const EXAMPLE: &str = OWN_ZUGZWANGS[0];
+pub const EXAMPLE: &str = OWN_ZUGZWANGS[0];
 
 /// A way to set up the stage-12 engine.
 #[derive(Clone, Copy, Debug)]

@@ -331,6 +331,22 @@ fn check_walkthrough(traced: &Traced) -> Result<(), String> {
             traced.stats[Count::ReSearch]
         ));
     }
+    // Black's node after the null window of a8a7 tries every one of its
+    // moves, White refutes each with its first answer, and the node fails
+    // low.
+    let probe = &traced.nodes[root.children[1]];
+    let replies = engine::board::legal_moves(&probe.board).len();
+    let refuted = probe.children.iter().all(|&c| {
+        let reply = &traced.nodes[c];
+        cut(reply) && reply.children.len() == 1
+    });
+    if probe.children.len() != replies || !refuted || score(probe) > probe.window.0 {
+        return Err(
+            "chapter 11 says Black's node after the null window of a8a7 tries all its moves, \
+             each refuted by White's first answer, and fails low; the search no longer does"
+                .into(),
+        );
+    }
     Ok(())
 }
 

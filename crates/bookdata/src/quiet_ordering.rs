@@ -850,14 +850,6 @@ fn history_files(own: &Stage, stages: &[&Stage], runs: &[Run]) -> Result<Files, 
 // ANCHOR_END: stage-10-history--bookdata-counters
 // ANCHOR: stage-11-pvs--bookdata-counters-plan-impl
 
-/// Ending of chapter 11's comparison with the chapter-12 draft.
-pub const DRAFT_SUFFIX: &str = "-vs-draft.md";
-
-/// The chapter-12 draft (`chapter-12-nullmove-draft.txt`, a reference
-/// text outside this repository) reports 40.6 million nodes for its PVS
-/// stage on its own six positions at depth 8, in millions.
-const DRAFT_NODES_MILLIONS: f64 = 40.6;
-
 /// The counters chapter 11 keeps: PVS counts its null windows too.
 const PVS_COUNTERS: &[&str] = &[
     "main_nodes",
@@ -959,26 +951,9 @@ fn pvs_files(own: &Stage, stages: &[&Stage], runs: &[Run]) -> Result<Files, Stri
         fail_high_first(deep),
         target_sentence(fail_high_value(deep), PVS_TARGET)
     );
-    let draft = (DRAFT_NODES_MILLIONS * 1e6) as u64;
-    claim(
-        11,
-        (0.4..0.6).contains(&(deep.total as f64 / draft as f64)),
-        "that stage 11 needs about half the draft's nodes at depth 8",
-    )?;
-    let mut versus = String::new();
-    let _ = writeln!(
-        versus,
-        "| At depth 8 | Nodes |\n|:--|--:|\n| The draft's PVS stage, on its six positions \
-         (as the draft states it) | {DRAFT_NODES_MILLIONS:.1} million |\n| cb2026 stage {}, \
-         on `stages/bench.epd` (measured) | {} |\n\nOur count is {} the draft's ({}).",
-        own.id(),
-        thousands(deep.total),
-        ratio(deep.total, draft),
-        change(draft, deep.total)
-    );
-    Ok(Files::from([
-        (format!("{}{FAIL_HIGH_SUFFIX}", own.tag()), table),
-        (format!("{}{DRAFT_SUFFIX}", own.tag()), versus),
-    ]))
+    Ok(Files::from([(
+        format!("{}{FAIL_HIGH_SUFFIX}", own.tag()),
+        table,
+    )]))
 }
 // ANCHOR_END: stage-11-pvs--bookdata-counters-plan-impl

@@ -12,9 +12,10 @@ use bookdata::generate::check;
 use common::{copy, root, scratch};
 
 /// The parts of the repository `check` reads, in a scratch directory: the
-/// manifests, the book's sources with the generated files, the test
-/// positions (perft, mates, zugzwang), the sources that main's per-stage
-/// diffs are cut from, and those of the book's cut excerpts.
+/// manifests, the book's sources (the chapters, whose headers are checked,
+/// with the generated files), the test positions (perft, mates, zugzwang),
+/// the sources that main's per-stage diffs are cut from, and those of the
+/// book's cut excerpts.
 fn copy_data(name: &str) -> TempDir {
     let dir = scratch(name);
     for part in [
