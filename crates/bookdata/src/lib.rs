@@ -26,6 +26,7 @@ pub mod diffs;
 // ANCHOR_END: main-only
 pub mod generate;
 pub mod links;
+pub mod markup;
 pub mod results;
 pub mod series;
 pub mod tables;
