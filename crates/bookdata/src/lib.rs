@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use meta::Manifest;
 
+pub mod boards;
 pub mod captions;
 pub mod chart;
 pub mod claims;
