@@ -7,6 +7,11 @@ use super::Diagram;
 // A glob, so that a stage without suite positions imports nothing unused.
 use super::Position::*;
 
+// ANCHOR: stage-08-tt--boards-suite
+/// The engine's mate suite.
+const MATE_SUITE: &str = "crates/engine/tests/data/mate.epd";
+// ANCHOR_END: stage-08-tt--boards-suite
+
 /// Every diagram.
 pub fn all() -> Vec<Diagram> {
     let mut all = Vec::new();
@@ -209,10 +214,13 @@ pub fn all() -> Vec<Diagram> {
         Diagram {
             stage: 8,
             name: "mate-in-three",
-            position: Fen("1r4k1/8/5PP1/K7/6NR/7B/1r6/7R w - - 0 1"),
+            position: Line {
+                file: MATE_SUITE,
+                fen: "1r4k1/8/5PP1/K7/6NR/7B/1r6/7R w - - 0 1",
+            },
             played: "",
             arrow: None,
-            caption: "A mate in three of `crates/engine/tests/data/mate.epd`.",
+            caption: "A mate in three.",
         },
     ]);
     // ANCHOR_END: stage-08-tt--boards
@@ -240,21 +248,25 @@ pub fn all() -> Vec<Diagram> {
         Diagram {
             stage: 12,
             name: "locked-mate",
-            position: Fen("3K4/pp3B2/qrk5/bp2B3/1p1P4/1P6/5P2/8 w - - 0 1"),
+            position: Line {
+                file: MATE_SUITE,
+                fen: "3K4/pp3B2/qrk5/bp2B3/1p1P4/1P6/5P2/8 w - - 0 1",
+            },
             played: "",
             arrow: Some("e5f6"),
-            caption: "Mate in three (`crates/engine/tests/data/mate.epd`): far ahead in \
-                      material, Black can move nothing but the king, and the arrow is the quiet \
-                      bishop move the search without null moves finds.",
+            caption: "Mate in three. Far ahead in material, Black can move nothing but the \
+                      king; the search without null moves finds the quiet bishop move.",
         },
         Diagram {
             stage: 12,
             name: "locked-mate-2",
-            position: Fen("8/1B6/8/5p2/8/8/5Qrq/1K1R2bk w - - 0 1"),
+            position: Line {
+                file: MATE_SUITE,
+                fen: "8/1B6/8/5p2/8/8/5Qrq/1K1R2bk w - - 0 1",
+            },
             played: "",
             arrow: None,
-            caption: "A mate in three of `crates/engine/tests/data/mate.epd` that hides behind a \
-                      pass.",
+            caption: "A mate in three that hides behind a pass.",
         },
     ]);
     // The five of the wiki, each marked with its key move.

@@ -2,7 +2,7 @@
 //! where it is named.
 //!
 //! Each diagram is one entry of [`diagrams::all`]: where the position comes
-//! from (a FEN, a bench position, a line of a test suite), the moves played
+//! from (a FEN, a bench position, a position of a test suite), the moves played
 //! from it first, the move under discussion and a caption. [`render`]
 //! writes two files per diagram, named after the first stage whose chapter
 //! shows it (so the snapshot of that stage keeps them):
@@ -42,6 +42,12 @@ pub enum Position {
     Suite {
         file: &'static str,
         id: &'static str,
+    },
+    /// A position of an EPD suite given by its first four FEN fields; the
+    /// caption names the suite and the line.
+    Line {
+        file: &'static str,
+        fen: &'static str,
     },
 }
 
@@ -113,13 +119,15 @@ struct Drawn {
     mv: Option<Move>,
     /// The marked move in UCI, for the caption.
     uci: Option<String>,
-    /// The suite's id, for the caption.
-    id: Option<&'static str>,
+    /// Where in a suite the position is, for the caption (Markdown).
+    label: Option<String>,
+    /// Whether the marked move is the suite's key move.
+    key_move: bool,
 }
 
 impl Drawn {
     fn of(root: &Path, diagram: &Diagram) -> Result<Drawn, String> {
-        let (fen, key, id) = match diagram.position {
+        let (fen, key, label) = match diagram.position {
             Position::Fen(fen) => (fen.to_string(), None, None),
             Position::Bench(n) => {
                 let fens = engine::stages::bench_fens();
@@ -142,7 +150,21 @@ impl Drawn {
                     .and_then(|rest| rest.split(';').next())
                     .map(str::trim)
                     .ok_or_else(|| format!("{file}: {id} has no bm"))?;
-                (fen.join(" "), Some(bm.to_string()), Some(id))
+                (fen.join(" "), Some(bm.to_string()), Some(format!("`{id}`")))
+            }
+            Position::Line { file, fen } => {
+                let text =
+                    std::fs::read_to_string(root.join(file)).map_err(|e| format!("{file}: {e}"))?;
+                fn four(line: &str) -> Vec<&str> {
+                    line.split_whitespace().take(4).collect()
+                }
+                let number = text
+                    .lines()
+                    .position(|line| four(line) == four(fen))
+                    .ok_or_else(|| format!("{file} no longer holds {fen}"))?;
+                let name = file.rsplit('/').next().unwrap_or(file);
+                let label = format!("`{name}` line {}", number + 1);
+                (fen.to_string(), None, Some(label))
             }
         };
         let mut board = parse_fen(&fen)?;
@@ -163,7 +185,8 @@ impl Drawn {
             fen: engine::board::to_fen(&board),
             board,
             mv,
-            id,
+            label,
+            key_move: key.is_some(),
         })
     }
 }
@@ -245,8 +268,8 @@ fn caption_html(text: &str) -> String {
 /// item (an indented include keeps only its first line indented).
 fn figure(base: &str, diagram: &Diagram, drawn: &Drawn) -> String {
     let mut caption = String::new();
-    if let Some(id) = drawn.id {
-        caption.push_str(&format!("`{id}`: "));
+    if let Some(label) = &drawn.label {
+        caption.push_str(&format!("{label}: "));
     }
     if !diagram.played.is_empty() {
         caption.push_str(&format!("After `{}`: ", diagram.played));
@@ -256,7 +279,7 @@ fn figure(base: &str, diagram: &Diagram, drawn: &Drawn) -> String {
     let side = format!("{}{}", side[..1].to_uppercase(), &side[1..]);
     caption.push_str(&format!(" {side} to move"));
     match &drawn.uci {
-        Some(uci) if drawn.id.is_some() => caption.push_str(&format!("; the key move `{uci}`")),
+        Some(uci) if drawn.key_move => caption.push_str(&format!("; the key move `{uci}`")),
         Some(uci) => caption.push_str(&format!("; the arrow is `{uci}`")),
         None => {}
     }
