@@ -204,7 +204,8 @@ fn the_config_is_what_openbench_expects() {
         assert!(cargo.is_match(compiler.as_str().unwrap()), "{compiler}");
     }
     // Every preset sets only options the engine has, within their bounds,
-    // and a time control the client can read.
+    // and a time control the client can read. (The file is the same in
+    // every stage's checkout, so it sets only what every stage has.)
     let options = spin_options();
     let time_control = Regex::new(r"^\d+(\.\d+)?\+\d+(\.\d+)?$").unwrap();
     let presets = config["test_presets"].as_object().unwrap();
