@@ -210,6 +210,7 @@ pub fn render(
         );
     }
     // ANCHOR_END: stage-12-nullmove--bookdata-render
+    files.extend(crate::boards::render(root, stages)?);
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
     // ANCHOR: main-only
@@ -298,7 +299,8 @@ fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
     for entry in entries {
         let name = entry.map_err(|e| e.to_string())?.file_name();
         let name = name.to_string_lossy().to_string();
-        let ours = name.starts_with("stage-") && OWN_SUFFIXES.iter().any(|s| name.ends_with(s));
+        let ours = name.starts_with("stage-") && OWN_SUFFIXES.iter().any(|s| name.ends_with(s))
+            || crate::boards::is_own(&name);
         if ours && !files.contains_key(&name) {
             stale.push(name);
         }

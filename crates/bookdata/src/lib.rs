@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 
 use meta::Manifest;
 
+pub mod boards;
 pub mod captions;
 pub mod chart;
 pub mod claims;
@@ -28,6 +29,7 @@ pub mod diffs;
 // ANCHOR_END: main-only
 pub mod generate;
 pub mod links;
+pub mod markup;
 pub mod results;
 pub mod series;
 pub mod tables;

@@ -38,8 +38,9 @@ enum Command {
         #[arg(long)]
         no_measure: bool,
     },
-    /// Check that every include and image of book/src gives something, and
-    /// that every listing has its caption.
+    /// Check that every include and image of book/src gives something, that
+    /// every listing has its caption, and that no include sits in an HTML
+    /// comment (nor an option outside code).
     CheckIncludes,
     /// Check that every link of book/src and the README resolves: chapters,
     /// headings' anchors and repository files (offline; web links are not
@@ -153,8 +154,10 @@ fn check_includes_command(root: &std::path::Path) -> Result<(), String> {
     for problem in &report.problems {
         println!("BAD {problem}");
     }
-    // Every listing carries its caption too (src/captions.rs).
+    // Every listing carries its caption too (src/captions.rs), and nothing
+    // is written so that mdBook renders it otherwise (src/markup.rs).
     let captions = check_captions(root);
+    let markup = check_markup(root);
     if !report.problems.is_empty() {
         return Err(format!(
             "{} of {} includes and images give nothing",
@@ -166,7 +169,26 @@ fn check_includes_command(root: &std::path::Path) -> Result<(), String> {
         "{} includes and {} images in {} Markdown files all resolve",
         report.includes, report.images, report.chapters
     );
-    captions
+    captions.and(markup)
+}
+
+fn check_markup(root: &std::path::Path) -> Result<(), String> {
+    let report = bookdata::markup::check_book(root);
+    for problem in &report.problems {
+        println!("MARKUP {problem}");
+    }
+    if !report.problems.is_empty() {
+        return Err(format!(
+            "{} problem(s) with the Markdown of {} files",
+            report.problems.len(),
+            report.files
+        ));
+    }
+    println!(
+        "{} Markdown files render as they read (no include in a comment, no option outside code)",
+        report.files
+    );
+    Ok(())
 }
 
 fn check_captions(root: &std::path::Path) -> Result<(), String> {
