@@ -273,7 +273,8 @@ impl TreeTrace {
             // ANCHOR_END: stage-05-quiescence--tree-trace
             // ANCHOR: stage-08-tt--tree-trace
             // The other notes count things; the tree has no place for them.
-            _ => {} // ANCHOR_END: stage-08-tt--tree-trace
+            _ => (),
+            // ANCHOR_END: stage-08-tt--tree-trace
         }
     }
 
