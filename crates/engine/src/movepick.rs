@@ -484,4 +484,20 @@ impl MovePicker<'_> {
     }
 }
 // ANCHOR_END: stage-10-history
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Stage::next` steps through `Stage::ALL` by the stage's number: the
+    /// list must hold every stage, in the order they are declared.
+    #[test]
+    fn the_path_lists_every_stage_in_order() {
+        for (index, &stage) in Stage::ALL.iter().enumerate() {
+            assert_eq!(stage as usize, index, "{stage:?}");
+        }
+        assert_eq!(Stage::ALL.last(), Some(&Stage::Done));
+        assert_eq!(Stage::Done.next(), Stage::Done);
+    }
+}
 // ANCHOR_END: stage-03-negamax
