@@ -68,6 +68,7 @@ pub enum Stage {
 impl Stage {
     /// Every stage, in the order they are declared: the picker's path.
     pub const ALL: &[Stage] = &[
+        // One stage a line, as declared.
         // ANCHOR: stage-06-iterative--path
         Stage::PvMove,
         // ANCHOR_END: stage-06-iterative--path
