@@ -238,6 +238,8 @@ fn stages_from_the_twelfth_have_a_long_reliability_run() {
     }
 }
 
+// ANCHOR: stage-04-alphabeta--tampering
+// The first recorded match is stage 4's: before it there is nothing to tamper with.
 #[test]
 fn tampered_results_are_caught() {
     // The checks above must be able to fail: start from a recorded table
@@ -279,3 +281,4 @@ fn tampered_results_are_caught() {
     tamper("commit", &|r| r.commit = "not a hash".into());
     tamper("a dirty commit", &|r| r.commit.push_str("-dirty"));
 }
+// ANCHOR_END: stage-04-alphabeta--tampering
