@@ -247,6 +247,7 @@ impl<'a> MovePicker<'a> {
     }
     // ANCHOR_END: picker-pick
 
+    // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
@@ -271,6 +272,7 @@ impl<'a> MovePicker<'a> {
         self.sort_by_victim();
         // ANCHOR_END: stage-05-quiescence--sort
     }
+    // ANCHOR_END: generate-rest
 
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
@@ -288,6 +290,7 @@ impl<'a> MovePicker<'a> {
         None
     }
 
+    // ANCHOR: wanted
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
         // ANCHOR: stage-06-iterative--wanted
@@ -297,6 +300,7 @@ impl<'a> MovePicker<'a> {
         // ANCHOR_END: stage-06-iterative--wanted
         self.only.is_empty() || self.only.contains(&mv)
     }
+    // ANCHOR_END: wanted
 }
 
 /// The moves in the picker's order, for a loop that wants them all.
@@ -314,6 +318,7 @@ impl Iterator for MovePicker<'_> {
 }
 // ANCHOR: stage-05-quiescence
 
+// ANCHOR: victims-first
 impl MovePicker<'_> {
     /// Pick for quiescence search: captures and promotions, or every
     /// evasion when in check, the most valuable victim first.
@@ -355,10 +360,12 @@ fn victim_value(pos: &Board, mv: Move) -> i32 {
     };
     victim.map_or(0, |piece| MATERIAL[piece as usize].mg)
 }
+// ANCHOR_END: victims-first
 
 // ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-06-iterative
 
+// ANCHOR: pv-move-early
 impl MovePicker<'_> {
     /// Try `mv`, the previous iteration's best move here, before all others.
     pub fn pv_move(&mut self, mv: Move) {
@@ -374,10 +381,12 @@ impl MovePicker<'_> {
         Some(mv)
     }
 }
+// ANCHOR_END: pv-move-early
 // ANCHOR_END: stage-06-iterative
 // ANCHOR: stage-07-mvvlva
 
 impl MovePicker<'_> {
+    // ANCHOR: generate-noisy
     /// Hand out captures and promotions first, best MVV-LVA score first,
     /// then the quiet moves.
     pub fn mvv_lva(&mut self) {
@@ -392,6 +401,7 @@ impl MovePicker<'_> {
         let scores = self.moves.iter().map(|&mv| mvv_lva(pos, mv));
         self.scores.extend(scores);
     }
+    // ANCHOR_END: generate-noisy
 
     // ANCHOR: select-best
     /// The best-scoring wanted move not yet handed out (the first of
