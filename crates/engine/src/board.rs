@@ -211,6 +211,7 @@ pub fn insufficient_material(board: &Board) -> bool {
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-05-quiescence
 
+// ANCHOR: noisy-moves
 /// Captures (en passant included) and promotions: the moves quiescence
 /// search looks at. Castling, encoded as the king capturing its own rook,
 /// is not a capture and is left out.
@@ -244,14 +245,17 @@ pub fn only_king_and_pawns(board: &Board) -> bool {
     let kings_and_pawns = board.pieces(Piece::King) | board.pieces(Piece::Pawn);
     (ours & !kings_and_pawns).is_empty()
 }
+// ANCHOR_END: noisy-moves
 // ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-07-mvvlva
 
+// ANCHOR: quiet-moves
 /// The legal moves [`push_noisy_moves`] leaves out: quiet moves, castling
 /// included. Together the two give every legal move exactly once.
 pub fn push_quiet_moves(board: &Board, list: &mut MoveList) {
     moves_landing_on(board, list, |noisy| !noisy);
 }
+// ANCHOR_END: quiet-moves
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-09-killers
 

@@ -248,6 +248,7 @@ impl<'a> MovePicker<'a> {
     }
     // ANCHOR_END: picker-pick
 
+    // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
@@ -272,6 +273,7 @@ impl<'a> MovePicker<'a> {
         self.sort_by_victim();
         // ANCHOR_END: stage-05-quiescence--sort
     }
+    // ANCHOR_END: generate-rest
 
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
@@ -289,6 +291,7 @@ impl<'a> MovePicker<'a> {
         None
     }
 
+    // ANCHOR: wanted
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
         // ANCHOR: stage-06-iterative--wanted
@@ -298,6 +301,7 @@ impl<'a> MovePicker<'a> {
         // ANCHOR_END: stage-06-iterative--wanted
         self.only.is_empty() || self.only.contains(&mv)
     }
+    // ANCHOR_END: wanted
 }
 
 /// The moves in the picker's order, for a loop that wants them all.
@@ -315,6 +319,7 @@ impl Iterator for MovePicker<'_> {
 }
 // ANCHOR: stage-05-quiescence
 
+// ANCHOR: victims-first
 impl MovePicker<'_> {
     /// Pick for quiescence search: captures and promotions, or every
     /// evasion when in check, the most valuable victim first.
@@ -356,10 +361,12 @@ fn victim_value(pos: &Board, mv: Move) -> i32 {
     };
     victim.map_or(0, |piece| MATERIAL[piece as usize].mg)
 }
+// ANCHOR_END: victims-first
 
 // ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-06-iterative
 
+// ANCHOR: pv-move-early
 impl MovePicker<'_> {
     /// Try `mv`, the previous iteration's best move here, before all others.
     pub fn pv_move(&mut self, mv: Move) {
@@ -375,10 +382,12 @@ impl MovePicker<'_> {
         Some(mv)
     }
 }
+// ANCHOR_END: pv-move-early
 // ANCHOR_END: stage-06-iterative
 // ANCHOR: stage-07-mvvlva
 
 impl MovePicker<'_> {
+    // ANCHOR: generate-noisy
     /// Hand out captures and promotions first, best MVV-LVA score first,
     /// then the quiet moves.
     pub fn mvv_lva(&mut self) {
@@ -393,6 +402,7 @@ impl MovePicker<'_> {
         let scores = self.moves.iter().map(|&mv| mvv_lva(pos, mv));
         self.scores.extend(scores);
     }
+    // ANCHOR_END: generate-noisy
 
     // ANCHOR: select-best
     /// The best-scoring wanted move not yet handed out (the first of

@@ -179,11 +179,13 @@ impl Stats {
     }
     // ANCHOR: stage-04-alphabeta--rate
 
+    // ANCHOR: first-move-rate
     /// Fail-high on first move, in percent (`None` before any cutoff).
     pub fn first_move_cutoff_rate(&self) -> Option<f64> {
         let cutoffs = self[Count::Cutoff];
         (cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / cutoffs as f64)
     }
+    // ANCHOR_END: first-move-rate
     // ANCHOR_END: stage-04-alphabeta--rate
 }
 
