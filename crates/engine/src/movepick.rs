@@ -253,8 +253,8 @@ impl<'a> MovePicker<'a> {
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
         if self.noisy_first {
-            // The captures went first: what is left are the quiet moves
-            // (none at all in quiescence).
+            // The captures went first: what is left are the quiet moves,
+            // which quiescence wants only as evasions, in check.
             if !self.noisy_only {
                 push_quiet_moves(self.pos, &mut self.moves);
             }
