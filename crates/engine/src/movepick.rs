@@ -272,6 +272,7 @@ impl<'a> MovePicker<'a> {
         // ANCHOR_END: stage-05-quiescence--sort
     }
 
+    // ANCHOR: next-rest
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
         // ANCHOR: stage-10-history--best
@@ -287,6 +288,7 @@ impl<'a> MovePicker<'a> {
         }
         None
     }
+    // ANCHOR_END: next-rest
 
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
