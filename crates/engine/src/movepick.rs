@@ -275,6 +275,7 @@ impl<'a> MovePicker<'a> {
     }
     // ANCHOR_END: generate-rest
 
+    // ANCHOR: next-rest
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
         // ANCHOR: stage-10-history--best
@@ -290,6 +291,7 @@ impl<'a> MovePicker<'a> {
         }
         None
     }
+    // ANCHOR_END: next-rest
 
     // ANCHOR: wanted
     /// Should `mv` be handed out now?

@@ -10,6 +10,7 @@ use crate::board::{only_king_and_pawns, position_key};
 use crate::notes::Note;
 
 impl Searcher {
+    // ANCHOR: null-move-cutoff
     // ANCHOR: null-move
     /// Try a null move at this node; `Some(score)` if it proves a cutoff.
     pub(super) fn null_move_cutoff(
@@ -68,6 +69,7 @@ impl Searcher {
         Some(score)
     }
     // ANCHOR_END: null-move-end
+    // ANCHOR_END: null-move-cutoff
 
     // ANCHOR: null-conditions
     /// When passing is a fair test, and worth trying.
@@ -153,12 +155,14 @@ impl Searcher {
     }
     // ANCHOR_END: push-null
 
+    // ANCHOR: plies-since-null
     /// How many plies back from the current node the last null move lies
     /// (`None` if there is none on the path).
     pub(super) fn plies_since_null_move(&self) -> Option<usize> {
         let last = self.keys.len() - 1;
         self.null_moves.last().map(|&at| last - at)
     }
+    // ANCHOR_END: plies-since-null
 }
 
 #[cfg(test)]
