@@ -27,6 +27,7 @@ pub enum Stage {
 impl Stage {
     /// Every stage, in the order they are declared: the picker's path.
     pub const ALL: &[Stage] = &[
+        // One stage a line, as declared.
         // ANCHOR: stage-06-iterative--path
         Stage::PvMove,
         // ANCHOR_END: stage-06-iterative--path
@@ -127,8 +128,8 @@ pub struct MovePicker<'a> {
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
         if self.noisy_first {
-            // The captures went first: what is left are the quiet moves
-            // (none at all in quiescence).
+            // The captures went first: what is left are the quiet moves,
+            // which quiescence wants only as evasions, in check.
             if !self.noisy_only {
                 push_quiet_moves(self.pos, &mut self.moves);
             }
