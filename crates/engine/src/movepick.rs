@@ -247,6 +247,7 @@ impl<'a> MovePicker<'a> {
     }
     // ANCHOR_END: picker-pick
 
+    // ANCHOR: picker-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
@@ -297,8 +298,10 @@ impl<'a> MovePicker<'a> {
         // ANCHOR_END: stage-06-iterative--wanted
         self.only.is_empty() || self.only.contains(&mv)
     }
+    // ANCHOR_END: picker-rest
 }
 
+// ANCHOR: picker-iterator
 /// The moves in the picker's order, for a loop that wants them all.
 impl Iterator for MovePicker<'_> {
     type Item = Move;
@@ -312,6 +315,7 @@ impl Iterator for MovePicker<'_> {
         // ANCHOR_END: stage-10-history--iterator
     }
 }
+// ANCHOR_END: picker-iterator
 // ANCHOR: stage-05-quiescence
 
 impl MovePicker<'_> {
