@@ -155,6 +155,7 @@ pub fn color_name(color: Color) -> &'static str {
 }
 
 // ANCHOR: stage-03-negamax
+// ANCHOR: position-key
 /// The key that identifies a position: repetitions are detected by it.
 ///
 /// cozy-chess's `hash()` includes the en-passant file after every double pawn
@@ -186,7 +187,9 @@ fn en_passant_capture_possible(board: &Board) -> bool {
         })
     })
 }
+// ANCHOR_END: position-key
 
+// ANCHOR: insufficient-material
 /// Is there too little material on the board for either side ever to mate?
 ///
 /// The rules call a position where no series of legal moves can end in
@@ -208,6 +211,7 @@ pub fn insufficient_material(board: &Board) -> bool {
     let light = cozy_chess::BitBoard::LIGHT_SQUARES;
     knights.is_empty() && ((bishops & light).is_empty() || (bishops & !light).is_empty())
 }
+// ANCHOR_END: insufficient-material
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-05-quiescence
 

@@ -248,6 +248,7 @@ impl<'a> MovePicker<'a> {
     }
     // ANCHOR_END: picker-pick
 
+    // ANCHOR: picker-rest
     // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
@@ -304,8 +305,10 @@ impl<'a> MovePicker<'a> {
         self.only.is_empty() || self.only.contains(&mv)
     }
     // ANCHOR_END: wanted
+    // ANCHOR_END: picker-rest
 }
 
+// ANCHOR: picker-iterator
 /// The moves in the picker's order, for a loop that wants them all.
 impl Iterator for MovePicker<'_> {
     type Item = Move;
@@ -319,6 +322,7 @@ impl Iterator for MovePicker<'_> {
         // ANCHOR_END: stage-10-history--iterator
     }
 }
+// ANCHOR_END: picker-iterator
 // ANCHOR: stage-05-quiescence
 
 // ANCHOR: victims-first

@@ -153,6 +153,7 @@ impl Uci {
         Ok(())
     }
 
+    // ANCHOR: uci-handle
     // ANCHOR: dispatch
     /// Answer one UCI command, given as its words.
     pub fn handle(&mut self, command: &str, args: &[&str]) -> Flow {
@@ -178,6 +179,7 @@ impl Uci {
         Flow::Continue
     }
     // ANCHOR_END: dispatch-end
+    // ANCHOR_END: uci-handle
 
     fn uci(&self) {
         let out = &self.out;
@@ -248,6 +250,7 @@ impl Uci {
         }
     }
 
+    // ANCHOR: uci-go
     // ANCHOR: go
     /// `go ...`: every `go` is answered by exactly one `bestmove`, so a
     /// word we cannot use is reported and skipped rather than refused.
@@ -273,6 +276,7 @@ impl Uci {
             .send(&first_legal_line(&self.board, &go.searchmoves));
     }
     // ANCHOR_END: first-legal-move
+    // ANCHOR_END: uci-go
 
     fn setoption(&mut self, args: &[&str]) {
         let (name, value) = match parse_setoption(args) {
@@ -323,6 +327,7 @@ impl Uci {
         Ok(())
     }
 }
+// ANCHOR: first-legal-line
 /// `bestmove` with the first legal move `searchmoves` allows, for when the
 /// search could not answer.
 fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
@@ -331,6 +336,7 @@ fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
         None => "bestmove 0000".to_string(),
     }
 }
+// ANCHOR_END: first-legal-line
 
 // ANCHOR: stage-06-iterative--overhead
 

@@ -47,6 +47,7 @@ fn allocations() -> u64 {
     ALLOCATIONS.with(Cell::get)
 }
 
+// ANCHOR: alloc-test
 /// Every stage that searches, searching every bench position to a depth a
 /// debug build does quickly: once to warm the searcher up (its stacks get
 /// their room on the first search), then again, counting.
@@ -70,6 +71,7 @@ fn a_search_allocates_nothing_once_it_has_started() {
         }
     }
 }
+// ANCHOR_END: alloc-test
 // ANCHOR: stage-06-iterative
 
 /// With iterative deepening, a single search on a fresh searcher: from the
