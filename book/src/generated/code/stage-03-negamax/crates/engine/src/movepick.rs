@@ -17,6 +17,7 @@ pub enum Stage {
 impl Stage {
     /// Every stage, in the order they are declared: the picker's path.
     pub const ALL: &[Stage] = &[
+        // One stage a line, as declared.
         Stage::GenerateRest,
         Stage::Rest,
         Stage::Done,
@@ -67,11 +68,14 @@ pub struct MovePicker<'a> {
     // ANCHOR_END: picker-pick
 // …
     // ANCHOR: picker-rest
+    // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         push_legal_moves(self.pos, &mut self.moves);
     }
+    // ANCHOR_END: generate-rest
 
+    // ANCHOR: next-rest
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
         while let Some(&mv) = self.moves.get(self.next) {
@@ -82,11 +86,14 @@ pub struct MovePicker<'a> {
         }
         None
     }
+    // ANCHOR_END: next-rest
 
+    // ANCHOR: wanted
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
         self.only.is_empty() || self.only.contains(&mv)
     }
+    // ANCHOR_END: wanted
     // ANCHOR_END: picker-rest
 // …
 // ANCHOR: picker-iterator
