@@ -51,7 +51,6 @@ impl Killers {
 // ANCHOR_END: killers
 // ANCHOR: stage-10-history
 
-// ANCHOR: history-table
 /// The history heuristic: for every quiet move, a score of how often (and
 /// how deep) it has caused cutoffs. Indexed by the side to move and either
 /// the move's from and to squares ("butterfly" history) or the moving
@@ -62,7 +61,6 @@ pub struct History {
     max: i32,
     by_piece: bool,
 }
-// ANCHOR_END: history-table
 
 impl History {
     pub fn new(max: i32, by_piece: bool) -> Self {
@@ -90,7 +88,6 @@ impl History {
         self.table[side][first][to]
     }
 
-    // ANCHOR: gravity
     /// Add `bonus` (negative: a malus) to the entry of `mv`, with gravity:
     /// the closer an entry is to the bound, the less a bonus moves it
     /// further, so no entry ever passes `max` and old knowledge keeps
@@ -101,7 +98,6 @@ impl History {
         let entry = &mut self.table[side][first][to];
         *entry += bonus - *entry * bonus.abs() / self.max;
     }
-    // ANCHOR_END: gravity
 
     /// Forget everything (`ucinewgame`).
     pub fn clear(&mut self) {

@@ -218,7 +218,6 @@ impl std::fmt::Display for Stats {
         write!(f, "max ply              {}", self.max_ply)
     }
 }
-// ANCHOR: tree-trace
 
 /// One node of a recorded search tree.
 #[derive(Clone, Debug, Default)]
@@ -296,5 +295,4 @@ impl TreeTrace {
         &mut self.nodes[index]
     }
 }
-// ANCHOR_END: tree-trace
 // ANCHOR_END: stage-03-negamax

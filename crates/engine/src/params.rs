@@ -46,7 +46,6 @@ macro_rules! params {
 }
 // ANCHOR_END: params-macro
 
-// ANCHOR: param-list
 params! {
     // ANCHOR: stage-08-tt
     /// Which slot a new table entry takes: 0 the shallowest (older searches
@@ -81,7 +80,6 @@ params! {
     null_adaptive_margin: "NullAdaptiveMargin" = 200, 0..=2000;
     // ANCHOR_END: stage-12-nullmove
 }
-// ANCHOR_END: param-list
 
 /// A parameter as a UCI spin option.
 pub struct Param {

@@ -154,7 +154,6 @@ impl Uci {
     }
 
     // ANCHOR: uci-handle
-    // ANCHOR: dispatch
     /// Answer one UCI command, given as its words.
     pub fn handle(&mut self, command: &str, args: &[&str]) -> Flow {
         match command {
@@ -164,11 +163,9 @@ impl Uci {
             "position" => self.position(args),
             "go" => self.go(args),
             "setoption" => self.setoption(args),
-            // ANCHOR_END: dispatch
             // ANCHOR: stage-06-iterative--dispatch
             "ponderhit" => self.ponderhit(),
             // ANCHOR_END: stage-06-iterative--dispatch
-            // ANCHOR: dispatch-end
             // `stop` finds nothing running: whatever ran was stopped before
             // the command was handed to us. We have no debug output, and
             // nothing to register.
@@ -178,7 +175,6 @@ impl Uci {
         }
         Flow::Continue
     }
-    // ANCHOR_END: dispatch-end
     // ANCHOR_END: uci-handle
 
     fn uci(&self) {
@@ -251,7 +247,6 @@ impl Uci {
     }
 
     // ANCHOR: uci-go
-    // ANCHOR: go
     /// `go ...`: every `go` is answered by exactly one `bestmove`, so a
     /// word we cannot use is reported and skipped rather than refused.
     fn go(&mut self, args: &[&str]) {
@@ -264,18 +259,15 @@ impl Uci {
                 .error("go before position: searching the start position");
             self.position_set = true;
         }
-        // ANCHOR_END: go
         // ANCHOR: stage-03-negamax--go
         if self.techniques.negamax {
             return self.start_search(go);
         }
         // ANCHOR_END: stage-03-negamax--go
-        // ANCHOR: first-legal-move
         // Without a search, play the first legal move: legal, if not good.
         self.out
             .send(&first_legal_line(&self.board, &go.searchmoves));
     }
-    // ANCHOR_END: first-legal-move
     // ANCHOR_END: uci-go
 
     fn setoption(&mut self, args: &[&str]) {

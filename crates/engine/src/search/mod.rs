@@ -334,7 +334,6 @@ impl Searcher {
     }
     // ANCHOR_END: note-method
 
-    // ANCHOR: prepare
     /// Get ready to search `root`. `history` holds the repetition keys of the
     /// game's earlier positions, oldest first, without the root.
     fn prepare(&mut self, root: &Board, history: &[u64], limits: Limits) {
@@ -371,7 +370,6 @@ impl Searcher {
         self.null_min_ply = 0;
         // ANCHOR_END: stage-12-nullmove--prepare
     }
-    // ANCHOR_END: prepare
 
     // ANCHOR: push-move
     /// Play `mv` from `pos` at `ply`: the child's accumulator and
@@ -433,7 +431,6 @@ impl Searcher {
     }
     // ANCHOR_END: should-stop
 
-    // ANCHOR: search
     /// Search `root` within `limits` and return the best move found.
     /// `history` holds the repetition keys of the positions played before
     /// `root` (oldest first), so the search sees repetitions with the game.
@@ -459,7 +456,6 @@ impl Searcher {
         }
         self.finish(root, result)
     }
-    // ANCHOR_END: search
 
     // ANCHOR: search-depth
     /// One complete search of the root to `depth`; `None` if it was stopped

@@ -133,7 +133,6 @@ impl Searcher {
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
-            // ANCHOR: child
             // REPLACED: stage-11-pvs
             // let score = -self.negamax(
             //     &child,
@@ -163,13 +162,11 @@ impl Searcher {
                 )
             };
             // ANCHOR_END: stage-11-pvs--branch
-            // ANCHOR_END: child
             self.note(Note::Exit { score: -score });
             self.pop_move();
             if self.aborted {
                 return 0;
             }
-            // ANCHOR: improve
             if score > best {
                 best = score;
                 // ANCHOR: stage-08-tt--best-move
@@ -183,7 +180,6 @@ impl Searcher {
                     extend_line(pv, mv, &child_pv);
                 }
             }
-            // ANCHOR_END: improve
             // ANCHOR: stage-04-alphabeta--cutoff
             // The opponent has a better option earlier in the tree and will
             // never let the game reach this node: stop searching it.
@@ -260,7 +256,6 @@ impl Searcher {
             return None;
         }
         // ANCHOR_END: stage-11-pvs--tt
-        // ANCHOR: tt-cutoff-rule
         if kind == NodeKind::Root || entry.depth < depth {
             return None;
         }
@@ -271,7 +266,6 @@ impl Searcher {
             Bound::Upper => score <= alpha,
         };
         settled.then_some(score)
-        // ANCHOR_END: tt-cutoff-rule
     }
     // ANCHOR_END: tt-cutoff
 }

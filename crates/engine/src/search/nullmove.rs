@@ -11,7 +11,6 @@ use crate::notes::Note;
 
 impl Searcher {
     // ANCHOR: null-move-cutoff
-    // ANCHOR: null-move
     /// Try a null move at this node; `Some(score)` if it proves a cutoff.
     pub(super) fn null_move_cutoff(
         &mut self,
@@ -55,20 +54,15 @@ impl Searcher {
         // A mate found after passing is no mate: passing is not a legal
         // move. The pass only proves the node is worth at least beta.
         let score = if is_mate_score(score) { beta } else { score };
-        // ANCHOR_END: null-move
-        // ANCHOR: null-verify-call
         if self.techniques.null_verify
             && depth >= self.params.null_verify_depth
             && !self.verified(pos, depth - reduction, ply, beta)
         {
             return None;
         }
-        // ANCHOR_END: null-verify-call
-        // ANCHOR: null-move-end
         self.note(Note::NullMoveCutoff);
         Some(score)
     }
-    // ANCHOR_END: null-move-end
     // ANCHOR_END: null-move-cutoff
 
     // ANCHOR: null-conditions

@@ -10,7 +10,6 @@ use crate::notes::Note;
 
 impl Searcher {
     // ANCHOR: quiescence
-    // ANCHOR: quiescence-head
     /// Quiescence search: past the horizon, keep searching captures and
     /// promotions until the position is quiet, so that the static
     /// evaluation is never taken in the middle of an exchange.
@@ -52,7 +51,6 @@ impl Searcher {
                 return stand_pat;
             }
         }
-        // ANCHOR_END: quiescence-head
 
         // ANCHOR: quiescence-picker
         // Without some order the capture tree explodes: the picker tries to
@@ -66,7 +64,6 @@ impl Searcher {
         }
         // ANCHOR_END: stage-07-mvvlva
         // ANCHOR_END: quiescence-picker
-        // ANCHOR: quiescence-loop
         let mut move_count = 0;
         for mv in picker {
             move_count += 1;
@@ -93,7 +90,6 @@ impl Searcher {
         }
         best
     }
-    // ANCHOR_END: quiescence-loop
     // ANCHOR_END: quiescence
 }
 // ANCHOR_END: stage-05-quiescence

@@ -53,7 +53,6 @@
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
-            // ANCHOR: child
             let score = -self.negamax(
                 &child,
                 depth - 1,
@@ -63,13 +62,11 @@
                 NodeKind::Pv,
                 &mut child_pv,
             );
-            // ANCHOR_END: child
             self.note(Note::Exit { score: -score });
             self.pop_move();
             if self.aborted {
                 return 0;
             }
-            // ANCHOR: improve
             if score > best {
                 best = score;
                 if kind == NodeKind::Root {
@@ -80,7 +77,6 @@
                     extend_line(pv, mv, &child_pv);
                 }
             }
-            // ANCHOR_END: improve
         }
         if move_count == 0 {
             return Self::no_moves_score(pos, ply);

@@ -91,7 +91,6 @@
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
-            // ANCHOR: child
             let score = -self.negamax(
                 &child,
                 depth - 1,
@@ -101,13 +100,11 @@
                 NodeKind::Pv,
                 &mut child_pv,
             );
-            // ANCHOR_END: child
             self.note(Note::Exit { score: -score });
             self.pop_move();
             if self.aborted {
                 return 0;
             }
-            // ANCHOR: improve
             if score > best {
                 best = score;
                 // ANCHOR: stage-08-tt--best-move
@@ -121,7 +118,6 @@
                     extend_line(pv, mv, &child_pv);
                 }
             }
-            // ANCHOR_END: improve
             // ANCHOR: stage-04-alphabeta--cutoff
             // The opponent has a better option earlier in the tree and will
             // never let the game reach this node: stop searching it.
@@ -173,7 +169,6 @@
         (alpha, beta): (i32, i32),
         kind: NodeKind,
     ) -> Option<i32> {
-        // ANCHOR: tt-cutoff-rule
         if kind == NodeKind::Root || entry.depth < depth {
             return None;
         }
@@ -184,6 +179,5 @@
             Bound::Upper => score <= alpha,
         };
         settled.then_some(score)
-        // ANCHOR_END: tt-cutoff-rule
     }
     // ANCHOR_END: tt-cutoff

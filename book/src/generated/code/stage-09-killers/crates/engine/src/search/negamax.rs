@@ -11,7 +11,6 @@
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
-            // ANCHOR: child
             let score = -self.negamax(
                 &child,
                 depth - 1,
@@ -21,13 +20,11 @@
                 NodeKind::Pv,
                 &mut child_pv,
             );
-            // ANCHOR_END: child
             self.note(Note::Exit { score: -score });
             self.pop_move();
             if self.aborted {
                 return 0;
             }
-            // ANCHOR: improve
             if score > best {
                 best = score;
                 // ANCHOR: stage-08-tt--best-move
@@ -41,7 +38,6 @@
                     extend_line(pv, mv, &child_pv);
                 }
             }
-            // ANCHOR_END: improve
             // ANCHOR: stage-04-alphabeta--cutoff
             // The opponent has a better option earlier in the tree and will
             // never let the game reach this node: stop searching it.
