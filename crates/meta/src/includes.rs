@@ -312,6 +312,16 @@ pub fn is_mdbook_marker(line: &str) -> bool {
     marker_name(line, "ANCHOR:").is_some() || marker_name(line, "ANCHOR_END:").is_some()
 }
 
+/// Whether a line of `lines` opens `anchor` (`ANCHOR: anchor`), closed
+/// or not: a cut excerpt's include names a Rust item only where it names
+/// no anchor (see the book's appendix "Inside this repository", on the
+/// markers).
+pub fn has_anchor<S: AsRef<str>>(lines: &[S], anchor: &str) -> bool {
+    lines
+        .iter()
+        .any(|line| marker_name(line.as_ref(), "ANCHOR:") == Some(anchor))
+}
+
 /// Where an anchor's excerpt comes from in a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Anchored {
@@ -627,6 +637,9 @@ mod tests {
         assert!(find_anchor(&text, "inn").is_err(), "names match whole");
         assert!(find_anchor(&text, "missing").is_err());
         assert!(find_anchor(&text, "open").is_err());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(has_anchor(&lines, "open"), "opened, if never closed");
+        assert!(!has_anchor(&lines, "inn") && !has_anchor(&lines, "missing"));
         let text = format!("{OPEN}a\n1\n{CLOSE}a\n");
         assert_eq!(
             find_anchor(&text, "a").map(|a| (a.start, a.end)),

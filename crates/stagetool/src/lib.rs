@@ -15,6 +15,8 @@
 //! - [`book`]: mdBook `{{#include}}` resolution (empty excerpts);
 //! - [`excerpts`]: the book's cut excerpts (`book/src/generated/code/`),
 //!   a file's anchors as cut at a stage;
+//! - [`items`]: the Rust items of a file by name, which a cut excerpt's
+//!   include may name instead of an anchor;
 //! - [`lint`]: the checks of `stagetool lint`;
 //! - [`tag`]: the deterministic commit chain and tags;
 //! - [`check`]: build, test and bench every snapshot.
@@ -23,6 +25,7 @@ pub mod book;
 pub mod check;
 pub mod excerpts;
 pub mod git;
+pub mod items;
 pub mod lint;
 pub mod manifest;
 pub mod markers;

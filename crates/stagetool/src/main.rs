@@ -6,7 +6,7 @@ use stagetool::check::{self, Source};
 use stagetool::manifest;
 use stagetool::snapshot::{self, Origin};
 use stagetool::tree::Tree;
-use stagetool::{Result, fail_on_errors, git, lint, tag};
+use stagetool::{Result, excerpts, fail_on_errors, git, lint, tag};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -84,6 +84,18 @@ enum Cmd {
         /// Keep the snapshot directories.
         #[arg(long)]
         keep: bool,
+    },
+    /// List the plain anchors of crates/**/*.rs as `file:line name`.
+    Anchors {
+        /// Only those whose lines are one whole Rust item at every stage
+        /// (`item: NAME` where its name is not the anchor's): an include
+        /// of a cut excerpt can name the item instead, so their marker
+        /// lines can go.
+        #[arg(long)]
+        redundant: bool,
+        /// Read this commit instead of the work tree.
+        #[arg(long)]
+        from: Option<String>,
     },
     /// List the stages of the manifests.
     List {
@@ -207,6 +219,44 @@ fn run(cli: Cli) -> Result<bool> {
                 keep,
             };
             check::check(&repo, &opts)
+        }
+        Cmd::Anchors { redundant, from } => {
+            let (tree, _) = load(&repo, from.as_deref())?;
+            let (manifests, diags) = manifest::load(&tree);
+            fail_on_errors(&diags, "invalid manifests")?;
+            let ids: Vec<u32> = manifests.iter().map(|m| m.id).collect();
+            let all = excerpts::plain_anchors(&tree, &ids);
+            let shown: Vec<_> = all
+                .iter()
+                .filter(|a| a.item.is_some() || !redundant)
+                .collect();
+            for anchor in &shown {
+                let mut line = format!("{}:{} {}", anchor.path, anchor.line, anchor.name);
+                match &anchor.item {
+                    Some(item) if *item != anchor.name => {
+                        line.push_str(&format!("  item: {item}"));
+                    }
+                    Some(_) if !redundant => line.push_str("  item"),
+                    _ => {}
+                }
+                if !anchor.direct.is_empty() {
+                    line.push_str(&format!("  direct: {}", anchor.direct.join(" ")));
+                }
+                println!("{line}");
+            }
+            let items = all.iter().filter(|a| a.item.is_some()).count();
+            let renamed = all
+                .iter()
+                .filter(|a| a.item.as_ref().is_some_and(|i| *i != a.name))
+                .count();
+            eprintln!(
+                "{} plain anchor(s); {items} show one whole Rust item, {renamed} of them one of \
+                 another name (after `item:`, the name to include instead); an include after \
+                 `direct:` names the real file, and must become an include of a cut excerpt \
+                 before the anchor goes",
+                all.len()
+            );
+            Ok(true)
         }
         Cmd::List { from } => {
             let (tree, _) = load(&repo, from.as_deref())?;

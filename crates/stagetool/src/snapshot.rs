@@ -1,6 +1,7 @@
 //! The snapshot of stage N: main's tree cut at the stage markers.
 
 use crate::book::is_chapter;
+use crate::excerpts;
 use crate::manifest::{Stage, manifest_name, normalize};
 use crate::markers::{self, CutLine};
 use crate::tree::{Entry, Tree};
@@ -319,7 +320,9 @@ fn links_to_omitted(line: &str, omitted: &BTreeSet<String>) -> bool {
 /// An include of a cut excerpt of this very stage (`tag`), such as
 /// `generated/code/<tag>/<path>:anchor`, becomes the line range of the
 /// snapshot's own `<path>`, which *is* that file cut at this stage: a
-/// reader of the checkout sees includes of real files. Includes of whole
+/// reader of the checkout sees includes of real files. Its name may be a
+/// Rust item's rather than an anchor's, resolved as the excerpt resolves
+/// it ([`excerpts::find_named`]). Includes of whole
 /// files and line ranges stay as they are; so does an anchor that cannot be
 /// resolved (the include check reports it). Problems are reported at
 /// main's line of the chapter.
@@ -341,9 +344,14 @@ fn rewrite_chapter<'a>(
             else {
                 return None;
             };
-            let (file, written) = include_source(chapter, tag, directive, path)?;
+            let (file, written, own) = include_source(chapter, tag, directive, path)?;
             let cut = files.get(file.as_str())?;
-            match anchor_range(&cut.marked, &cut.clean, anchor) {
+            let range = if own {
+                named_range(&file, &cut.marked, &cut.clean, anchor)
+            } else {
+                anchor_range(&cut.marked, &cut.clean, anchor)
+            };
+            match range {
                 Ok((start, end)) => {
                     directive.with_target(&written, &Selector::Lines(Some(start), Some(end)))
                 }
@@ -373,23 +381,25 @@ fn rewrite_chapter<'a>(
 }
 
 /// The file (from the root) whose lines an include of `chapter` shows in
-/// the snapshot of the stage `tag`, and its path as the include writes it:
-/// the file it names (written as `path`), except that a cut excerpt of this
-/// very stage stands for the snapshot's real file. `None` for a path that
-/// leaves the repository.
+/// the snapshot of the stage `tag`, its path as the include writes it, and
+/// whether it stands for a cut excerpt of this stage: the file it names
+/// (written as `path`), except that a cut excerpt of this very stage
+/// stands for the snapshot's real file. `None` for a path that leaves the
+/// repository.
 fn include_source(
     chapter: &str,
     tag: &str,
     directive: &includes::Directive,
     path: &str,
-) -> Option<(String, String)> {
+) -> Option<(String, String, bool)> {
     let target = includes::target(chapter, directive)?;
     Some(match includes::generated_code(&target) {
         Some((own, real)) if own == tag => (
             real.to_string(),
             includes::relative(includes::parent(chapter), real),
+            true,
         ),
-        _ => (target, path.to_string()),
+        _ => (target, path.to_string(), false),
     })
 }
 
@@ -414,8 +424,35 @@ pub fn anchor_range(
 ) -> std::result::Result<(usize, usize), AnchorError> {
     let texts: Vec<&str> = marked.iter().map(|l| l.text.as_str()).collect();
     let found = includes::find_anchor_lines(&texts, anchor).map_err(|_| AnchorError::Missing)?;
-    let Some(&first) = found.lines.first() else {
-        let after = marked[found.start].origin;
+    shown_range(marked, clean, found.start, &found.lines)
+}
+
+/// [`anchor_range`] for the name of an include of a cut excerpt of the
+/// file `path`: an anchor, or else a Rust item of that name
+/// ([`excerpts::find_named`]); no such item, or several, is `Missing`
+/// (`scripts/book-data` refuses to write that excerpt).
+pub fn named_range(
+    path: &str,
+    marked: &[CutLine],
+    clean: &[CutLine],
+    name: &str,
+) -> std::result::Result<(usize, usize), AnchorError> {
+    let found = excerpts::find_named(path, marked, name, path).map_err(|_| AnchorError::Missing)?;
+    shown_range(marked, clean, found.start, &found.shown)
+}
+
+/// The 1-based, inclusive line range of `clean` whose lines are the lines
+/// `shown` of `marked` (0-based indices), or `Changed` if they are no run
+/// of it; where nothing is shown, the empty range after line `at` of
+/// `marked`.
+fn shown_range(
+    marked: &[CutLine],
+    clean: &[CutLine],
+    at: usize,
+    shown: &[usize],
+) -> std::result::Result<(usize, usize), AnchorError> {
+    let Some(&first) = shown.first() else {
+        let after = marked[at].origin;
         let at = clean
             .iter()
             .position(|l| l.origin > after)
@@ -427,16 +464,16 @@ pub fn anchor_range(
         .position(|l| l.origin == marked[first].origin)
         .ok_or(AnchorError::Changed)?;
     let run = clean
-        .get(start..start + found.lines.len())
+        .get(start..start + shown.len())
         .ok_or(AnchorError::Changed)?;
     let same = run
         .iter()
-        .zip(&found.lines)
+        .zip(shown)
         .all(|(got, &want)| got.origin == marked[want].origin && got.text == marked[want].text);
     if !same {
         return Err(AnchorError::Changed);
     }
-    Ok((start + 1, start + found.lines.len()))
+    Ok((start + 1, start + shown.len()))
 }
 
 /// Makes `DIR/Cargo.lock` consistent with the snapshot's manifests (new

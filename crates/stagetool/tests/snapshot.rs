@@ -414,6 +414,54 @@ fn a_stage_includes_only_its_own_excerpts_as_real_files() {
 }
 
 #[test]
+fn an_include_of_an_item_becomes_a_line_range_too() {
+    // Chapter 3 names items, not anchors: `two` in stage 2's excerpt, and
+    // `three` (with its doc comment) in stage 3's own. On main both come
+    // from the excerpts; in the snapshot of stage 3 the first becomes a
+    // range of stage 2's excerpt, the second a range of the real file.
+    let mut tree = common::tree();
+    let cut_three = "book/src/generated/code/stage-03-three/crates/engine/src/three.rs";
+    tree.files.insert(
+        "book/src/ch03-three.md".into(),
+        Entry::file(
+            "# Three
+
+{{#include generated/code/stage-02-two/crates/engine/src/lib.rs:two}}
+\
+             {{#include generated/code/stage-03-three/crates/engine/src/three.rs:three}}
+",
+        ),
+    );
+    let (manifests, _) = manifest::load(&tree);
+    let tags = manifests.iter().map(|m| (m.tag.clone(), m.id)).collect();
+    let excerpts = stagetool::excerpts::render(&tree, &tags).expect("renders");
+    for (path, text) in &excerpts {
+        tree.files.insert(path.clone(), Entry::file(text.clone()));
+    }
+    assert!(stagetool::lint::lint(&tree).is_empty());
+    let two_at_2 = "pub fn two(t: &techniques::Techniques) -> u32 {\n    let x = 2;\n    \
+                    x * u32::from(t.fx_two)\n}";
+    let three = "/// Three, the triple of one.\npub fn three() -> u32 {\n    3\n}";
+    assert_eq!(shown(&tree, "book/src/ch03-three.md", 0), two_at_2);
+    assert_eq!(shown(&tree, "book/src/ch03-three.md", 1), three);
+    let s3 = snapshot::build(&tree, &manifests, 3, &origin())
+        .unwrap()
+        .tree;
+    assert_eq!(
+        text(&s3, "book/src/ch03-three.md"),
+        "# Three
+
+{{#include generated/code/stage-02-two/crates/engine/src/lib.rs:2:5}}
+\
+         {{#include ../../crates/engine/src/three.rs:1:4}}
+"
+    );
+    assert_eq!(shown(&s3, "book/src/ch03-three.md", 0), two_at_2);
+    assert_eq!(shown(&s3, "book/src/ch03-three.md", 1), three);
+    assert!(paths(&s3).contains(cut_three));
+}
+
+#[test]
 fn no_snapshot_has_a_marker_line() {
     for n in 1..=3 {
         let s = snap(n);
