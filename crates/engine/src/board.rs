@@ -189,7 +189,6 @@ fn en_passant_capture_possible(board: &Board) -> bool {
 }
 // ANCHOR_END: position-key
 
-// ANCHOR: insufficient-material
 /// Is there too little material on the board for either side ever to mate?
 ///
 /// The rules call a position where no series of legal moves can end in
@@ -211,7 +210,6 @@ pub fn insufficient_material(board: &Board) -> bool {
     let light = cozy_chess::BitBoard::LIGHT_SQUARES;
     knights.is_empty() && ((bishops & light).is_empty() || (bishops & !light).is_empty())
 }
-// ANCHOR_END: insufficient-material
 // ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-05-quiescence
 
@@ -253,13 +251,11 @@ pub fn only_king_and_pawns(board: &Board) -> bool {
 // ANCHOR_END: stage-05-quiescence
 // ANCHOR: stage-07-mvvlva
 
-// ANCHOR: quiet-moves
 /// The legal moves [`push_noisy_moves`] leaves out: quiet moves, castling
 /// included. Together the two give every legal move exactly once.
 pub fn push_quiet_moves(board: &Board, list: &mut MoveList) {
     moves_landing_on(board, list, |noisy| !noisy);
 }
-// ANCHOR_END: quiet-moves
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-09-killers
 

@@ -183,7 +183,6 @@ const PST_EG: [[i32; 64]; 6] = [
     ],
 ];
 
-// ANCHOR: pst-lookup
 /// Piece-square entry (without material) of `piece` of `color` on `square`.
 pub fn pst(piece: Piece, color: Color, square: Square) -> Tapered {
     let index = match color {
@@ -195,7 +194,6 @@ pub fn pst(piece: Piece, color: Color, square: Square) -> Tapered {
         eg: PST_EG[piece as usize][index],
     }
 }
-// ANCHOR_END: pst-lookup
 
 // ANCHOR: contribution
 /// Material plus piece-square value of one piece, from White's point of view
@@ -234,7 +232,6 @@ const fn contributions() -> [[[Tapered; 64]; 6]; 2] {
 }
 // ANCHOR_END: contribution
 
-// ANCHOR: accumulator
 /// The evaluation's running sums: what the whole board adds up to, kept
 /// current move by move instead of recounted at every node.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -244,7 +241,6 @@ pub struct Accumulator {
     /// Game phase: `MAX_PHASE` at the start, falling as pieces come off.
     pub phase: i32,
 }
-// ANCHOR_END: accumulator
 
 impl Accumulator {
     /// Count everything from scratch (at the root, and in tests as the
@@ -269,7 +265,6 @@ impl Accumulator {
         self.phase -= PHASE_WEIGHT[piece as usize];
     }
 
-    // ANCHOR: after-move
     /// The accumulator of the position after `mv` is played in `board`.
     /// Only the squares the move touches change, which is what makes this
     /// cheaper than `from_board`.
@@ -304,7 +299,6 @@ impl Accumulator {
         next.add(mv.promotion.unwrap_or(piece), us, mv.to);
         next
     }
-    // ANCHOR_END: after-move
 
     // ANCHOR: blend
     /// Blend the two halves by phase and return the score from the point of

@@ -95,7 +95,6 @@ impl Stage {
 }
 // ANCHOR_END: stage
 
-// ANCHOR: picker
 /// Hands out the legal moves of one position, each exactly once.
 pub struct MovePicker<'a> {
     pos: &'a Board,
@@ -136,7 +135,6 @@ pub struct MovePicker<'a> {
     killers: [Option<Move>; 2],
     // ANCHOR_END: stage-09-killers--picker
 }
-// ANCHOR_END: picker
 
 impl<'a> MovePicker<'a> {
     /// A picker for every legal move of `pos`.
@@ -179,7 +177,6 @@ impl<'a> MovePicker<'a> {
         }
     }
 
-    // ANCHOR: picker-pick
     /// The next move to search, or `None` when every move has been handed
     /// out.
     // REPLACED: stage-10-history
@@ -246,10 +243,8 @@ impl<'a> MovePicker<'a> {
             }
         }
     }
-    // ANCHOR_END: picker-pick
 
     // ANCHOR: picker-rest
-    // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
@@ -274,9 +269,7 @@ impl<'a> MovePicker<'a> {
         self.sort_by_victim();
         // ANCHOR_END: stage-05-quiescence--sort
     }
-    // ANCHOR_END: generate-rest
 
-    // ANCHOR: next-rest
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
         // ANCHOR: stage-10-history--best
@@ -292,9 +285,7 @@ impl<'a> MovePicker<'a> {
         }
         None
     }
-    // ANCHOR_END: next-rest
 
-    // ANCHOR: wanted
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
         // ANCHOR: stage-06-iterative--wanted
@@ -304,7 +295,6 @@ impl<'a> MovePicker<'a> {
         // ANCHOR_END: stage-06-iterative--wanted
         self.only.is_empty() || self.only.contains(&mv)
     }
-    // ANCHOR_END: wanted
     // ANCHOR_END: picker-rest
 }
 
@@ -410,7 +400,6 @@ impl MovePicker<'_> {
     }
     // ANCHOR_END: generate-noisy
 
-    // ANCHOR: select-best
     /// The best-scoring wanted move not yet handed out (the first of
     /// equals). Instead of sorting the whole list, each call finds the best
     /// of the moves left (one step of a selection sort): after a cutoff the
@@ -434,7 +423,6 @@ impl MovePicker<'_> {
         }
         None
     }
-    // ANCHOR_END: select-best
 }
 
 // ANCHOR: mvv-lva

@@ -8,7 +8,6 @@
 
 use cozy_chess::Move;
 
-// ANCHOR: notes-macro
 /// Declares the notes, one line each: a variant of [`Note`] (with the
 /// details it carries) and the label under which [`Stats`] prints its
 /// count (`""`: not printed). A note that carries a number of nodes says
@@ -59,7 +58,6 @@ macro_rules! notes {
         }
     };
 }
-// ANCHOR_END: notes-macro
 
 // ANCHOR: note-list
 notes! {
@@ -179,13 +177,11 @@ impl Stats {
     }
     // ANCHOR: stage-04-alphabeta--rate
 
-    // ANCHOR: first-move-rate
     /// Fail-high on first move, in percent (`None` before any cutoff).
     pub fn first_move_cutoff_rate(&self) -> Option<f64> {
         let cutoffs = self[Count::Cutoff];
         (cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / cutoffs as f64)
     }
-    // ANCHOR_END: first-move-rate
     // ANCHOR_END: stage-04-alphabeta--rate
 }
 

@@ -10,7 +10,6 @@
 //! The techniques of the first chapters need no numbers, so the list
 //! starts empty; the chapters that prune the tree fill it.
 
-// ANCHOR: params-macro
 /// Declares the parameters, one entry each: the field with its doc
 /// comment, its UCI option name, its default and its range. From that one
 /// entry come the field of [`Params`], its default, and its [`Param`] in
@@ -44,7 +43,6 @@ macro_rules! params {
         ];
     };
 }
-// ANCHOR_END: params-macro
 
 params! {
     // ANCHOR: stage-08-tt

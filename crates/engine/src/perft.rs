@@ -9,7 +9,6 @@ use cozy_chess::Board;
 
 use crate::board::{make_move, move_to_uci, parse_fen};
 
-// ANCHOR: perft
 /// Number of leaf nodes `depth` plies below `board`.
 ///
 /// At depth 1 we count the moves without playing them ("bulk counting"):
@@ -35,7 +34,6 @@ pub fn perft(board: &Board, depth: u32) -> u64 {
     });
     nodes
 }
-// ANCHOR_END: perft
 
 /// Perft split by root move: the tool for finding *which* move is miscounted
 /// when comparing with another engine.

@@ -7,7 +7,6 @@
 //! stage's preset is the set of techniques stages 1..N enabled (see
 //! `stages.rs`).
 
-// ANCHOR: techniques-macro
 /// Declares the techniques, one entry each: the switch with its doc
 /// comment, its console name and its UCI option name. From that one entry
 /// come the field of [`Techniques`] and its [`Technique`] in
@@ -31,7 +30,6 @@ macro_rules! techniques {
         ];
     };
 }
-// ANCHOR_END: techniques-macro
 
 // ANCHOR: technique-list
 techniques! {

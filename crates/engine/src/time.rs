@@ -107,7 +107,6 @@ impl Limits {
 // ANCHOR_END: stage-03-negamax--fixed-depth
 // ANCHOR: stage-06-iterative
 
-// ANCHOR: time-budget
 /// The two time limits for one move.
 ///
 /// The *soft* limit is checked between iterations: once it has passed,
@@ -121,7 +120,6 @@ pub struct TimeBudget {
     pub soft: Duration,
     pub hard: Duration,
 }
-// ANCHOR_END: time-budget
 
 impl Limits {
     /// The deepest iteration of iterative deepening.
@@ -136,13 +134,10 @@ impl Limits {
     }
 }
 
-// ANCHOR: moves-to-go
 /// Moves we assume are left in the game when the GUI does not say
 /// (`movestogo` is only sent in classical "40 moves in 90 minutes" controls).
 pub const DEFAULT_MOVES_TO_GO: u64 = 30;
-// ANCHOR_END: moves-to-go
 
-// ANCHOR: budget
 /// The budget for the side to move, or `None` when the clock sets no limit.
 pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeBudget> {
     if let Some(movetime) = clock.movetime {
@@ -176,7 +171,6 @@ pub fn budget(clock: &Clock, side: Color, move_overhead_ms: u64) -> Option<TimeB
         hard: ms(hard),
     })
 }
-// ANCHOR_END: budget
 
 fn ms(millis: u64) -> Duration {
     Duration::from_millis(millis)

@@ -104,7 +104,6 @@ pub struct TranspositionTable {
     age: AtomicU8,
 }
 
-// ANCHOR: replace
 /// Which slot of its bucket a new entry takes when none is empty and none
 /// holds the same position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,7 +116,6 @@ pub enum Replace {
     /// new entry always takes it: the newest result is the most relevant.
     Always,
 }
-// ANCHOR_END: replace
 
 impl Replace {
     /// The policy `Params::tt_replace` names: 0 depth-preferred, 1 always.
@@ -136,7 +134,6 @@ impl Default for TranspositionTable {
 }
 
 impl TranspositionTable {
-    // ANCHOR: new-table
     /// A table of `mb` megabytes (2^20 bytes), or an error if the memory
     /// cannot be had: the caller keeps its old table then.
     pub fn new(mb: usize) -> Result<Self, String> {
@@ -157,7 +154,6 @@ impl TranspositionTable {
             age: AtomicU8::new(0),
         })
     }
-    // ANCHOR_END: new-table
 
     /// A one-bucket table, the fallback when not even the default fits.
     fn tiny() -> Self {
@@ -196,7 +192,6 @@ impl TranspositionTable {
     }
     // ANCHOR_END: index
 
-    // ANCHOR: probe
     /// What the table knows about the position with `key`, if anything.
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let bucket = &self.buckets[self.bucket(key)];
@@ -205,9 +200,7 @@ impl TranspositionTable {
             (slot_key == key && bound_bits(data) != 0).then(|| unpack(data))
         })
     }
-    // ANCHOR_END: probe
 
-    // ANCHOR: store
     /// Remember `entry` for the position with `key`; `replace` chooses the
     /// slot when the position has none yet.
     pub fn store(&self, key: u64, entry: Entry, replace: Replace) {
@@ -233,9 +226,7 @@ impl TranspositionTable {
         }
         slots[target].write(key, pack(entry, age));
     }
-    // ANCHOR_END: store
 
-    // ANCHOR: hashfull
     /// Permille of the first thousand slots in use by this search (UCI
     /// `hashfull`): a sample, so that it costs nothing to report.
     pub fn hashfull(&self) -> u32 {
@@ -253,7 +244,6 @@ impl TranspositionTable {
         let sampled = (self.buckets.len() * SLOTS).min(1000);
         (used * 1000 / sampled.max(1)) as u32
     }
-    // ANCHOR_END: hashfull
 }
 
 /// Megabytes the system can still give this process, where it says:
@@ -280,7 +270,6 @@ fn available_mb() -> Option<usize> {
     Some((bytes >> 20) as usize)
 }
 
-// ANCHOR: worth-keeping
 /// How much a slot is worth keeping: empty slots are worth nothing, then
 /// entries from older searches, then shallow ones.
 fn worth_keeping(data: u64, age: u8) -> i32 {
@@ -290,7 +279,6 @@ fn worth_keeping(data: u64, age: u8) -> i32 {
     let searches_ago = (age as i32 - age_bits(data) as i32).rem_euclid(64);
     depth_bits(data) as i32 - 8 * searches_ago
 }
-// ANCHOR_END: worth-keeping
 
 // ANCHOR: mate-scores
 /// Mate scores count plies from the root ("mate in 5 from here" is

@@ -153,7 +153,6 @@ impl Uci {
         Ok(())
     }
 
-    // ANCHOR: uci-handle
     /// Answer one UCI command, given as its words.
     pub fn handle(&mut self, command: &str, args: &[&str]) -> Flow {
         match command {
@@ -175,7 +174,6 @@ impl Uci {
         }
         Flow::Continue
     }
-    // ANCHOR_END: uci-handle
 
     fn uci(&self) {
         let out = &self.out;
@@ -246,7 +244,6 @@ impl Uci {
         }
     }
 
-    // ANCHOR: uci-go
     /// `go ...`: every `go` is answered by exactly one `bestmove`, so a
     /// word we cannot use is reported and skipped rather than refused.
     fn go(&mut self, args: &[&str]) {
@@ -268,7 +265,6 @@ impl Uci {
         self.out
             .send(&first_legal_line(&self.board, &go.searchmoves));
     }
-    // ANCHOR_END: uci-go
 
     fn setoption(&mut self, args: &[&str]) {
         let (name, value) = match parse_setoption(args) {
@@ -319,7 +315,6 @@ impl Uci {
         Ok(())
     }
 }
-// ANCHOR: first-legal-line
 /// `bestmove` with the first legal move `searchmoves` allows, for when the
 /// search could not answer.
 fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
@@ -328,7 +323,6 @@ fn first_legal_line(board: &Board, searchmoves: &[Move]) -> String {
         None => "bestmove 0000".to_string(),
     }
 }
-// ANCHOR_END: first-legal-line
 
 // ANCHOR: stage-06-iterative--overhead
 

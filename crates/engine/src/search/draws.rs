@@ -8,7 +8,6 @@ use super::{DRAW, Searcher};
 use crate::board::{has_legal_move, insufficient_material};
 
 impl Searcher {
-    // ANCHOR: draws
     /// Is the current position a draw by repetition, as far as the search
     /// is concerned? Only every second earlier position can be the same
     /// (the side to move must match), the nearest four plies back, and
@@ -48,9 +47,7 @@ impl Searcher {
         }
         false
     }
-    // ANCHOR_END: draws
 
-    // ANCHOR: draw-score
     /// A draw by repetition, by the 50-move rule or by lack of material,
     /// if it is one. A mate delivered on the hundredth half-move still
     /// counts as mate.
@@ -63,6 +60,5 @@ impl Searcher {
         }
         None
     }
-    // ANCHOR_END: draw-score
 }
 // ANCHOR_END: stage-03-negamax

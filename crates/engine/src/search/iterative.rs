@@ -11,15 +11,12 @@ use cozy_chess::{Board, Move};
 use super::{Report, SearchResult, Searcher, is_mate_score, mate_in_moves};
 use crate::time::TimeBudget;
 
-// ANCHOR: clock-interval
 /// The search looks at the clock once every this many nodes: often enough
 /// to stop within a fraction of a millisecond, rarely enough that reading
 /// the time costs nothing measurable.
 pub const CLOCK_CHECK_INTERVAL: u64 = 1024;
-// ANCHOR_END: clock-interval
 
 impl Searcher {
-    // ANCHOR: deepening
     /// Search depth 1, 2, 3, ... until a limit says stop; return the result
     /// of the deepest iteration that finished.
     pub(super) fn iterative_deepening(
@@ -43,9 +40,7 @@ impl Searcher {
         }
         result
     }
-    // ANCHOR_END: deepening
 
-    // ANCHOR: pv-move
     /// While we walk down the previous iteration's principal variation, its
     /// move at this ply goes first. The first child of a PV node is then the
     /// next PV node, so the flag stays on along the old PV and goes off for
@@ -59,9 +54,7 @@ impl Searcher {
         self.following_pv = pos.is_legal(mv);
         self.following_pv.then_some(mv)
     }
-    // ANCHOR_END: pv-move
 
-    // ANCHOR: past
     /// Has this move's clock run past a limit of its budget (`soft` or
     /// `hard`)? Never while pondering: then the clock has not started.
     pub(super) fn past(&self, limit: fn(&TimeBudget) -> Duration) -> bool {
@@ -72,9 +65,7 @@ impl Searcher {
             _ => false,
         }
     }
-    // ANCHOR_END: past
 
-    // ANCHOR: iteration-limit
     /// Should iterative deepening stop after this iteration? Past the soft
     /// limit the next, larger iteration would most likely not finish; a mate
     /// within `go mate N` needs no more searching either.
@@ -86,6 +77,5 @@ impl Searcher {
         });
         self.past(|budget| budget.soft) || mate_found
     }
-    // ANCHOR_END: iteration-limit
 }
 // ANCHOR_END: stage-06-iterative

@@ -200,7 +200,6 @@ impl Shared {
 }
 // ANCHOR_END: shared
 
-// ANCHOR: searcher
 /// One search thread and its state. A `Searcher` lives as long as the
 /// engine, so that what it learns can survive from one move to the next.
 pub struct Searcher {
@@ -257,7 +256,6 @@ pub struct Searcher {
     null_min_ply: usize,
     // ANCHOR_END: stage-12-nullmove--searcher
 }
-// ANCHOR_END: searcher
 
 impl Searcher {
     pub fn new(techniques: Techniques, params: Params) -> Self {
@@ -322,7 +320,6 @@ impl Searcher {
         self.published = self.nodes;
     }
 
-    // ANCHOR: note-method
     #[inline(always)]
     fn note(&mut self, note: Note) {
         if let Some(stats) = &mut self.stats {
@@ -332,7 +329,6 @@ impl Searcher {
             trace.record(&note);
         }
     }
-    // ANCHOR_END: note-method
 
     /// Get ready to search `root`. `history` holds the repetition keys of the
     /// game's earlier positions, oldest first, without the root.
@@ -415,7 +411,6 @@ impl Searcher {
     }
     // ANCHOR_END: game-over
 
-    // ANCHOR: should-stop
     /// Has the search been told to stop, or used up its nodes?
     fn should_stop(&mut self) -> bool {
         if !self.aborted {
@@ -429,7 +424,6 @@ impl Searcher {
         }
         self.aborted
     }
-    // ANCHOR_END: should-stop
 
     /// Search `root` within `limits` and return the best move found.
     /// `history` holds the repetition keys of the positions played before
@@ -457,7 +451,6 @@ impl Searcher {
         self.finish(root, result)
     }
 
-    // ANCHOR: search-depth
     /// One complete search of the root to `depth`; `None` if it was stopped
     /// before finishing.
     fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
@@ -475,9 +468,7 @@ impl Searcher {
             pv,
         })
     }
-    // ANCHOR_END: search-depth
 
-    // ANCHOR: finish
     /// Make sure the result names a legal move whenever one exists, even if
     /// the search was stopped before its first depth completed.
     fn finish(&mut self, root: &Board, mut result: SearchResult) -> SearchResult {
@@ -500,7 +491,6 @@ impl Searcher {
         }
         result
     }
-    // ANCHOR_END: finish
 
     fn report(&mut self, result: &SearchResult) -> Report {
         self.publish_nodes();

@@ -20,7 +20,6 @@ use crate::tt::{Bound, Entry, score_from_table, score_to_table};
 // ANCHOR_END: stage-08-tt--imports
 
 impl Searcher {
-    // ANCHOR: negamax
     /// Negamax: the score of `pos` for the side to move, searching `depth`
     /// plies. Every score is from the point of view of the side to move, so
     /// a parent's score is the maximum of its children's scores negated.
@@ -231,12 +230,10 @@ impl Searcher {
         // ANCHOR_END: stage-08-tt--store
         best
     }
-    // ANCHOR_END: negamax
 }
 // ANCHOR: stage-08-tt
 
 impl Searcher {
-    // ANCHOR: tt-cutoff
     /// The score a table entry lets this node return without searching,
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
@@ -267,13 +264,11 @@ impl Searcher {
         };
         settled.then_some(score)
     }
-    // ANCHOR_END: tt-cutoff
 }
 // ANCHOR_END: stage-08-tt
 // ANCHOR: stage-10-history
 
 impl Searcher {
-    // ANCHOR: reward-history
     /// `mv`, a quiet move, caused a cutoff at `depth`: raise its history,
     /// the more the deeper, and lower the history of the quiet moves tried
     /// before it, which did not.
@@ -286,13 +281,11 @@ impl Searcher {
             self.history.update(pos, earlier, -malus);
         }
     }
-    // ANCHOR_END: reward-history
 }
 // ANCHOR_END: stage-10-history
 // ANCHOR: stage-11-pvs
 
 impl Searcher {
-    // ANCHOR: pvs
     /// Principal variation search of a later move: first prove, with the
     /// null window `(alpha, alpha + 1)`, that the move is no better than the
     /// best so far. The proof is cheap, because it only needs cutoffs. Only
@@ -323,7 +316,6 @@ impl Searcher {
         }
         score
     }
-    // ANCHOR_END: pvs
 }
 // ANCHOR_END: stage-11-pvs
 // ANCHOR_END: stage-03-negamax

@@ -10,7 +10,6 @@ use crate::board::{only_king_and_pawns, position_key};
 use crate::notes::Note;
 
 impl Searcher {
-    // ANCHOR: null-move-cutoff
     /// Try a null move at this node; `Some(score)` if it proves a cutoff.
     pub(super) fn null_move_cutoff(
         &mut self,
@@ -63,9 +62,7 @@ impl Searcher {
         self.note(Note::NullMoveCutoff);
         Some(score)
     }
-    // ANCHOR_END: null-move-cutoff
 
-    // ANCHOR: null-conditions
     /// When passing is a fair test, and worth trying.
     fn null_move_allowed(
         &self,
@@ -93,9 +90,7 @@ impl Searcher {
             // below the node it verifies.
             && ply >= self.null_min_ply
     }
-    // ANCHOR_END: null-conditions
 
-    // ANCHOR: null-reduction
     /// How much shallower than a real move the pass is searched: `R` plies
     /// plus one for every `null_depth_divisor` plies of depth, and (as an
     /// experiment) one more when the static evaluation beats beta by a
@@ -110,9 +105,7 @@ impl Searcher {
         }
         reduction
     }
-    // ANCHOR_END: null-reduction
 
-    // ANCHOR: null-verify
     /// Verification: before trusting a null-move cutoff, search this node
     /// for real, reduced, with no null moves for the next plies, and cut
     /// only if that search fails high too. In zugzwang, where passing
@@ -126,7 +119,6 @@ impl Searcher {
         self.null_min_ply = saved;
         !self.aborted && score >= beta
     }
-    // ANCHOR_END: null-verify
 
     // ANCHOR: push-null
     /// Pass at `ply`: the child's accumulator is the parent's, its key is
@@ -149,14 +141,12 @@ impl Searcher {
     }
     // ANCHOR_END: push-null
 
-    // ANCHOR: plies-since-null
     /// How many plies back from the current node the last null move lies
     /// (`None` if there is none on the path).
     pub(super) fn plies_since_null_move(&self) -> Option<usize> {
         let last = self.keys.len() - 1;
         self.null_moves.last().map(|&at| last - at)
     }
-    // ANCHOR_END: plies-since-null
 }
 
 #[cfg(test)]

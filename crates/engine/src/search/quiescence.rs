@@ -9,7 +9,6 @@ use crate::movepick::MovePicker;
 use crate::notes::Note;
 
 impl Searcher {
-    // ANCHOR: quiescence
     /// Quiescence search: past the horizon, keep searching captures and
     /// promotions until the position is quiet, so that the static
     /// evaluation is never taken in the middle of an exchange.
@@ -90,6 +89,5 @@ impl Searcher {
         }
         best
     }
-    // ANCHOR_END: quiescence
 }
 // ANCHOR_END: stage-05-quiescence

@@ -31,7 +31,7 @@ impl Stage {
 }
 // ANCHOR_END: stage
 // …
-// ANCHOR: picker
+// ANCHOR: MovePicker
 /// Hands out the legal moves of one position, each exactly once.
 pub struct MovePicker<'a> {
     pos: &'a Board,
@@ -45,9 +45,9 @@ pub struct MovePicker<'a> {
     /// copy: the search goes on changing itself while the picker lives).
     only: MoveList,
 }
-// ANCHOR_END: picker
+// ANCHOR_END: MovePicker
 // …
-    // ANCHOR: picker-pick
+    // ANCHOR: pick
     /// The next move to search, or `None` when every move has been handed
     /// out.
     pub fn pick(&mut self) -> Option<Move> {
@@ -65,17 +65,14 @@ pub struct MovePicker<'a> {
             }
         }
     }
-    // ANCHOR_END: picker-pick
+    // ANCHOR_END: pick
 // …
     // ANCHOR: picker-rest
-    // ANCHOR: generate-rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         push_legal_moves(self.pos, &mut self.moves);
     }
-    // ANCHOR_END: generate-rest
 
-    // ANCHOR: next-rest
     /// The rest, in the order they stand, skipping those not wanted.
     fn next_rest(&mut self) -> Option<Move> {
         while let Some(&mv) = self.moves.get(self.next) {
@@ -86,14 +83,11 @@ pub struct MovePicker<'a> {
         }
         None
     }
-    // ANCHOR_END: next-rest
 
-    // ANCHOR: wanted
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
         self.only.is_empty() || self.only.contains(&mv)
     }
-    // ANCHOR_END: wanted
     // ANCHOR_END: picker-rest
 // …
 // ANCHOR: picker-iterator

@@ -48,7 +48,7 @@ impl Stage {
 }
 // ANCHOR_END: stage
 // …
-// ANCHOR: picker
+// ANCHOR: MovePicker
 /// Hands out the legal moves of one position, each exactly once.
 pub struct MovePicker<'a> {
     pos: &'a Board,
@@ -81,9 +81,9 @@ pub struct MovePicker<'a> {
     scores: ArrayVec<i32, MAX_MOVES>,
     // ANCHOR_END: stage-07-mvvlva--picker
 }
-// ANCHOR_END: picker
+// ANCHOR_END: MovePicker
 // …
-    // ANCHOR: picker-pick
+    // ANCHOR: pick
     /// The next move to search, or `None` when every move has been handed
     /// out.
     pub fn pick(&mut self) -> Option<Move> {
@@ -121,9 +121,9 @@ pub struct MovePicker<'a> {
             }
         }
     }
-    // ANCHOR_END: picker-pick
+    // ANCHOR_END: pick
 // …
-    // ANCHOR: generate-rest
+    // ANCHOR: generate_rest
     /// Append the moves no earlier stage generated.
     fn generate_rest(&mut self) {
         // ANCHOR: stage-07-mvvlva--rest
@@ -148,4 +148,30 @@ pub struct MovePicker<'a> {
         self.sort_by_victim();
         // ANCHOR_END: stage-05-quiescence--sort
     }
-    // ANCHOR_END: generate-rest
+    // ANCHOR_END: generate_rest
+// …
+    // ANCHOR: select_best
+    /// The best-scoring wanted move not yet handed out (the first of
+    /// equals). Instead of sorting the whole list, each call finds the best
+    /// of the moves left (one step of a selection sort): after a cutoff the
+    /// rest are never looked at, so most of the sorting a full sort would
+    /// do is never needed.
+    fn select_best(&mut self) -> Option<Move> {
+        while self.next < self.scores.len() {
+            let mut best = self.next;
+            for i in self.next + 1..self.scores.len() {
+                if self.scores[i] > self.scores[best] {
+                    best = i;
+                }
+            }
+            self.moves.swap(self.next, best);
+            self.scores.swap(self.next, best);
+            let mv = self.moves[self.next];
+            self.next += 1;
+            if self.wanted(mv) {
+                return Some(mv);
+            }
+        }
+        None
+    }
+    // ANCHOR_END: select_best

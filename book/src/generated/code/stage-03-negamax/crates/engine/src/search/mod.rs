@@ -34,7 +34,7 @@ impl Shared {
 }
 // ANCHOR_END: shared
 // …
-// ANCHOR: searcher
+// ANCHOR: Searcher
 /// One search thread and its state. A `Searcher` lives as long as the
 /// engine, so that what it learns can survive from one move to the next.
 pub struct Searcher {
@@ -65,7 +65,19 @@ pub struct Searcher {
     /// interrupted.
     root_best: Option<(Move, i32)>,
 }
-// ANCHOR_END: searcher
+// ANCHOR_END: Searcher
+// …
+    // ANCHOR: note
+    #[inline(always)]
+    fn note(&mut self, note: Note) {
+        if let Some(stats) = &mut self.stats {
+            stats.record(&note);
+        }
+        if let Some(trace) = &mut self.trace {
+            trace.record(&note);
+        }
+    }
+    // ANCHOR_END: note
 // …
     // ANCHOR: push-move
     /// Play `mv` from `pos` at `ply`: the child's accumulator and
@@ -79,3 +91,23 @@ pub struct Searcher {
         self.keys.pop();
     }
     // ANCHOR_END: push-move
+// …
+    // ANCHOR: search_depth
+    /// One complete search of the root to `depth`; `None` if it was stopped
+    /// before finishing.
+    fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
+        let mut pv = Line::new();
+        let score = self.negamax(root, depth as i32, 0, -INF, INF, NodeKind::Root, &mut pv);
+        if self.aborted {
+            return None;
+        }
+        Some(SearchResult {
+            best_move: pv.first().copied(),
+            score,
+            depth,
+            seldepth: self.seldepth,
+            nodes: self.total_nodes(),
+            pv,
+        })
+    }
+    // ANCHOR_END: search_depth

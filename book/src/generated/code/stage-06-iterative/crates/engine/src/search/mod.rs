@@ -31,3 +31,44 @@ impl Shared {
     }
 }
 // ANCHOR_END: shared
+// …
+    // ANCHOR: should_stop
+    /// Has the search been told to stop, or used up its nodes?
+    fn should_stop(&mut self) -> bool {
+        if !self.aborted {
+            self.aborted = self.shared.stop.load(Ordering::Relaxed)
+                || self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+            // ANCHOR: stage-06-iterative--hard-limit
+            if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) && self.past(|b| b.hard) {
+                self.aborted = true;
+            }
+            // ANCHOR_END: stage-06-iterative--hard-limit
+        }
+        self.aborted
+    }
+    // ANCHOR_END: should_stop
+// …
+    // ANCHOR: finish
+    /// Make sure the result names a legal move whenever one exists, even if
+    /// the search was stopped before its first depth completed.
+    fn finish(&mut self, root: &Board, mut result: SearchResult) -> SearchResult {
+        if result.best_move.is_none() {
+            if let Some((mv, score)) = self.root_best {
+                result.best_move = Some(mv);
+                result.score = score;
+            } else {
+                result.best_move = first_legal_move(root, &self.limits.searchmoves);
+            }
+            result.pv = result.best_move.into_iter().collect();
+        }
+        self.publish_nodes();
+        result.nodes = self.total_nodes();
+        result.seldepth = result.seldepth.max(self.seldepth);
+        if let Some(trace) = &mut self.trace {
+            trace.record(&Note::Exit {
+                score: result.score,
+            });
+        }
+        result
+    }
+    // ANCHOR_END: finish

@@ -156,7 +156,7 @@
     }
     // ANCHOR_END: negamax
 // …
-    // ANCHOR: tt-cutoff
+    // ANCHOR: tt_cutoff
     /// The score a table entry lets this node return without searching,
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
@@ -180,4 +180,4 @@
         };
         settled.then_some(score)
     }
-    // ANCHOR_END: tt-cutoff
+    // ANCHOR_END: tt_cutoff

@@ -73,3 +73,18 @@
             return Self::no_moves_score(pos, ply);
         }
         // ANCHOR_END: loop
+// …
+    // ANCHOR: reward_history
+    /// `mv`, a quiet move, caused a cutoff at `depth`: raise its history,
+    /// the more the deeper, and lower the history of the quiet moves tried
+    /// before it, which did not.
+    fn reward_history(&mut self, pos: &Board, mv: Move, depth: i32, tried: &[Move]) {
+        let p = self.params;
+        let bonus = (p.history_bonus_scale * depth * depth).min(p.history_bonus_cap);
+        self.history.update(pos, mv, bonus);
+        let malus = bonus * p.history_malus_percent / 100;
+        for &earlier in tried {
+            self.history.update(pos, earlier, -malus);
+        }
+    }
+    // ANCHOR_END: reward_history
