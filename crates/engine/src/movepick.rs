@@ -405,6 +405,7 @@ impl MovePicker<'_> {
     /// of the moves left (one step of a selection sort): after a cutoff the
     /// rest are never looked at, so most of the sorting a full sort would
     /// do is never needed.
+    #[inline]
     fn select_best(&mut self) -> Option<Move> {
         while self.next < self.scores.len() {
             let mut best = self.next;

@@ -220,6 +220,9 @@ pub struct Searcher {
     seldepth: usize,
     /// Set when the search was stopped: scores from then on mean nothing.
     aborted: bool,
+    /// Are `stats` or `trace` listening to the notes (set as a search
+    /// starts)?
+    listened: bool,
     /// Evaluation accumulators, one per ply of the current path.
     accumulators: AccumulatorStack,
     /// Repetition keys of the game so far and of the current search path;
@@ -271,6 +274,7 @@ impl Searcher {
             published: 0,
             seldepth: 0,
             aborted: false,
+            listened: false,
             accumulators: AccumulatorStack::new(MAX_PLY + 1),
             keys: Vec::new(),
             root_index: 0,
@@ -320,8 +324,17 @@ impl Searcher {
         self.published = self.nodes;
     }
 
+    /// Tell the listeners, if any, what the search did. With none (the
+    /// usual case) this is one branch, always the same way.
     #[inline(always)]
     fn note(&mut self, note: Note) {
+        if self.listened {
+            self.tell(note);
+        }
+    }
+
+    #[inline(never)]
+    fn tell(&mut self, note: Note) {
         if let Some(stats) = &mut self.stats {
             stats.record(&note);
         }
@@ -340,6 +353,7 @@ impl Searcher {
         self.shared.nodes.store(0, Ordering::Relaxed);
         self.seldepth = 0;
         self.aborted = false;
+        self.listened = self.stats.is_some() || self.trace.is_some();
         self.root_best = None;
         self.accumulators.reset(root);
         self.keys.clear();

@@ -163,8 +163,8 @@ mod tests {
     fn at(fen: &str) -> (Searcher, Board) {
         let pos = parse_fen(fen).expect("test FEN is valid");
         let mut searcher = Searcher::new(preset(12).expect("stage 12"), Params::default());
-        searcher.prepare(&pos, &[], Limits::default());
         searcher.stats = Some(Stats::default());
+        searcher.prepare(&pos, &[], Limits::default());
         (searcher, pos)
     }
 
