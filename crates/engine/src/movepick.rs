@@ -11,6 +11,8 @@
 //! front, so that the most promising moves come first, often before the
 //! rest are even generated.
 
+use std::sync::Arc;
+
 // ANCHOR: stage-05-quiescence--imports
 use arrayvec::ArrayVec;
 use cozy_chess::Piece;
@@ -104,9 +106,8 @@ pub struct MovePicker<'a> {
     moves: MoveList,
     /// How many of `moves` have been handed out or skipped.
     next: usize,
-    /// At the root, `go searchmoves` may restrict the moves to search (a
-    /// copy: the search goes on changing itself while the picker lives).
-    only: MoveList,
+    /// At the root, `go searchmoves` may restrict the moves to search.
+    only: Option<Arc<[Move]>>,
     // ANCHOR: stage-05-quiescence--picker
     /// Quiescence: only captures and promotions.
     noisy_only: bool,
@@ -124,7 +125,7 @@ pub struct MovePicker<'a> {
     /// Captures and promotions first, by MVV-LVA.
     noisy_first: bool,
     /// The score of each scored move of `moves`, at the same index.
-    scores: ArrayVec<i32, MAX_MOVES>,
+    scores: ArrayVec<i16, MAX_MOVES>,
     // ANCHOR_END: stage-07-mvvlva--picker
     // ANCHOR: stage-08-tt--picker
     /// The best move an earlier search found here, from the table.
@@ -144,7 +145,7 @@ impl<'a> MovePicker<'a> {
             stage: Stage::ALL[0],
             moves: MoveList::new(),
             next: 0,
-            only: MoveList::new(),
+            only: None,
             // ANCHOR: stage-05-quiescence--new
             noisy_only: false,
             victims_first: false,
@@ -167,13 +168,10 @@ impl<'a> MovePicker<'a> {
     }
 
     /// Hand out only moves from `moves` (`go searchmoves`); empty means all.
-    pub fn only(&mut self, moves: &[Move]) {
-        self.only.clear();
-        // Each legal move once: they all fit.
-        for &mv in moves {
-            if !self.only.contains(&mv) {
-                self.only.push(mv);
-            }
+    /// The list is shared: the picker keeps it while the search goes on.
+    pub fn only(&mut self, moves: &Arc<[Move]>) {
+        if !moves.is_empty() {
+            self.only = Some(Arc::clone(moves));
         }
     }
 
@@ -293,7 +291,7 @@ impl<'a> MovePicker<'a> {
             return false;
         }
         // ANCHOR_END: stage-06-iterative--wanted
-        self.only.is_empty() || self.only.contains(&mv)
+        self.only.as_ref().is_none_or(|only| only.contains(&mv))
     }
     // ANCHOR_END: picker-rest
 }
@@ -395,7 +393,7 @@ impl MovePicker<'_> {
     fn generate_noisy(&mut self) {
         push_noisy_moves(self.pos, &mut self.moves);
         let pos = self.pos;
-        let scores = self.moves.iter().map(|&mv| mvv_lva(pos, mv));
+        let scores = self.moves.iter().map(|&mv| order_score(mvv_lva(pos, mv)));
         self.scores.extend(scores);
     }
     // ANCHOR_END: generate-noisy
@@ -424,6 +422,14 @@ impl MovePicker<'_> {
         }
         None
     }
+}
+
+/// A score as the picker keeps it: 16 bits, half the room of an `i32`, so
+/// a picker (one on the stack at every node) stays small. Every score the
+/// search orders by fits: MVV-LVA's are below 16,000, history's within
+/// `HistoryMax`.
+fn order_score(score: i32) -> i16 {
+    score.clamp(i16::MIN.into(), i16::MAX.into()) as i16
 }
 
 // ANCHOR: mvv-lva
@@ -485,7 +491,7 @@ impl MovePicker<'_> {
     fn score_rest(&mut self, history: &History) {
         let pos = self.pos;
         let rest = &self.moves[self.scores.len()..];
-        let scores = rest.iter().map(|&mv| history.get(pos, mv));
+        let scores = rest.iter().map(|&mv| order_score(history.get(pos, mv)));
         self.scores.extend(scores);
     }
 }

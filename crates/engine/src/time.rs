@@ -5,6 +5,9 @@
 //! them into the limits the search obeys. From chapter 6 on that includes
 //! the clock: how much of the remaining time one move may take.
 
+// ANCHOR: stage-03-negamax--imports
+use std::sync::Arc;
+// ANCHOR_END: stage-03-negamax--imports
 use cozy_chess::Move;
 // ANCHOR_END: stage-01-board
 // ANCHOR: stage-06-iterative--imports
@@ -61,8 +64,10 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Search until told to stop.
     pub infinite: bool,
-    /// Search only these root moves (empty: all).
-    pub searchmoves: Vec<Move>,
+    /// Search only these root moves (empty: all). Shared (an `Arc`), so
+    /// that the root's move picker can hold the list while the search goes
+    /// on.
+    pub searchmoves: Arc<[Move]>,
     // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-06-iterative--limits
     /// Time budget from the clock or `movetime`; `None` means no time limit.
@@ -83,7 +88,7 @@ impl Limits {
             depth: go.depth.or(mate_depth).map(|d| d.clamp(1, MAX_DEPTH)),
             nodes: go.nodes,
             infinite: go.infinite,
-            searchmoves: go.searchmoves.clone(),
+            searchmoves: go.searchmoves.as_slice().into(),
             // ANCHOR_END: stage-03-negamax--from-go
             // ANCHOR: stage-06-iterative--from-go
             time: None,

@@ -41,9 +41,8 @@ pub struct MovePicker<'a> {
     moves: MoveList,
     /// How many of `moves` have been handed out or skipped.
     next: usize,
-    /// At the root, `go searchmoves` may restrict the moves to search (a
-    /// copy: the search goes on changing itself while the picker lives).
-    only: MoveList,
+    /// At the root, `go searchmoves` may restrict the moves to search.
+    only: Option<Arc<[Move]>>,
 }
 // ANCHOR_END: MovePicker
 // …
@@ -86,7 +85,7 @@ pub struct MovePicker<'a> {
 
     /// Should `mv` be handed out now?
     fn wanted(&self, mv: Move) -> bool {
-        self.only.is_empty() || self.only.contains(&mv)
+        self.only.as_ref().is_none_or(|only| only.contains(&mv))
     }
     // ANCHOR_END: picker-rest
 // …

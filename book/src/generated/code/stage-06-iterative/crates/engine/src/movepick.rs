@@ -35,6 +35,6 @@
             return false;
         }
         // ANCHOR_END: stage-06-iterative--wanted
-        self.only.is_empty() || self.only.contains(&mv)
+        self.only.as_ref().is_none_or(|only| only.contains(&mv))
     }
     // ANCHOR_END: wanted

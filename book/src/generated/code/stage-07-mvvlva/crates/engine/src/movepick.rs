@@ -58,9 +58,8 @@ pub struct MovePicker<'a> {
     moves: MoveList,
     /// How many of `moves` have been handed out or skipped.
     next: usize,
-    /// At the root, `go searchmoves` may restrict the moves to search (a
-    /// copy: the search goes on changing itself while the picker lives).
-    only: MoveList,
+    /// At the root, `go searchmoves` may restrict the moves to search.
+    only: Option<Arc<[Move]>>,
     // ANCHOR: stage-05-quiescence--picker
     /// Quiescence: only captures and promotions.
     noisy_only: bool,
@@ -78,7 +77,7 @@ pub struct MovePicker<'a> {
     /// Captures and promotions first, by MVV-LVA.
     noisy_first: bool,
     /// The score of each scored move of `moves`, at the same index.
-    scores: ArrayVec<i32, MAX_MOVES>,
+    scores: ArrayVec<i16, MAX_MOVES>,
     // ANCHOR_END: stage-07-mvvlva--picker
 }
 // ANCHOR_END: MovePicker
@@ -156,6 +155,7 @@ pub struct MovePicker<'a> {
     /// of the moves left (one step of a selection sort): after a cutoff the
     /// rest are never looked at, so most of the sorting a full sort would
     /// do is never needed.
+    #[inline]
     fn select_best(&mut self) -> Option<Move> {
         while self.next < self.scores.len() {
             let mut best = self.next;
@@ -175,3 +175,13 @@ pub struct MovePicker<'a> {
         None
     }
     // ANCHOR_END: select_best
+// …
+// ANCHOR: order_score
+/// A score as the picker keeps it: 16 bits, half the room of an `i32`, so
+/// a picker (one on the stack at every node) stays small. Every score the
+/// search orders by fits: MVV-LVA's are below 16,000, history's within
+/// `HistoryMax`.
+fn order_score(score: i32) -> i16 {
+    score.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+}
+// ANCHOR_END: order_score

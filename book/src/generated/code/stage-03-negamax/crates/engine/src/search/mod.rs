@@ -55,6 +55,9 @@ pub struct Searcher {
     seldepth: usize,
     /// Set when the search was stopped: scores from then on mean nothing.
     aborted: bool,
+    /// Are `stats` or `trace` listening to the notes (set as a search
+    /// starts)?
+    listened: bool,
     /// Evaluation accumulators, one per ply of the current path.
     accumulators: AccumulatorStack,
     /// Repetition keys of the game so far and of the current search path;
@@ -68,13 +71,12 @@ pub struct Searcher {
 // ANCHOR_END: Searcher
 // …
     // ANCHOR: note
+    /// Tell the listeners, if any, what the search did. With none (the
+    /// usual case) this is one branch, always the same way.
     #[inline(always)]
     fn note(&mut self, note: Note) {
-        if let Some(stats) = &mut self.stats {
-            stats.record(&note);
-        }
-        if let Some(trace) = &mut self.trace {
-            trace.record(&note);
+        if self.listened {
+            self.tell(note);
         }
     }
     // ANCHOR_END: note
