@@ -46,10 +46,12 @@
 //! (`cargo build …`, `cargo test --no-run …`) outside the budget. The clone
 //! builds into one target directory shared by every stage,
 //! `target/book-commands/target`, with `[profile.release]` made quicker to
-//! build (no LTO, 16 codegen units, incremental) and `[profile.dev]` too
-//! (no debug info, dependencies at `opt-level = 1`) by a cargo
-//! configuration in the clone's parent directory: what the commands print
-//! does not depend on it. A
+//! build (no LTO, 16 codegen units, incremental) and `[profile.dev]`, which
+//! only `cargo test` blocks use, the quickest (no optimisation, no debug
+//! info) by a cargo configuration in the clone's parent directory: what the
+//! commands print does not depend on it. The tools are release builds, like
+//! the engine, so a checkout is built once. The commands get a reader's
+//! environment, without the caller's `CARGO_PROFILE_*` variables. A
 //! command that is run again in the same repository state (same `HEAD`,
 //! same tags, same changes) is `cargo run`, `cargo test` or
 //! `scripts/stages tag` gives what it gave the first time and is not run
