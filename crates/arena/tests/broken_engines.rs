@@ -1,10 +1,8 @@
 //! Engines that misbehave lose, with the right reason, and the match goes on.
 
-mod common;
-
+use crate::common::*;
 use arena::game::{Failure, Limits, Termination};
 use arena::runner::FailureCounts;
-use common::*;
 use std::time::Duration;
 
 /// Asserts that every game was lost by the engine with index `loser`

@@ -1,13 +1,11 @@
 //! A short match of the real engine against itself: stage 5 against stage 6.
 //!
 //! The engine binary is `$CB2026_BIN` if set; otherwise this test builds
-//! it with `cargo build -p cb2026` (a no-op when it is up to date) and
-//! takes the path cargo reports.
+//! it with `cargo build -p cb2026`, in the profile this test was built
+//! with (a no-op when it is up to date), and takes the path cargo reports.
 
-mod common;
-
-use common::pgn_check::check_pgn;
-use common::*;
+use crate::common::pgn_check::check_pgn;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,6 +18,7 @@ fn engine_binary() -> PathBuf {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .args(["build", "-p", "cb2026", "--message-format=json"])
+        .args(profile_args())
         .current_dir(&workspace)
         .output()
         .expect("cargo runs");
@@ -41,6 +40,24 @@ fn engine_binary() -> PathBuf {
         })
         .expect("cargo reports the cb2026 executable");
     PathBuf::from(path)
+}
+
+/// The cargo profile of this test binary, read from the directory cargo
+/// put it in (`target/<profile>/deps/`): `cargo test --release` (as
+/// `scripts/test` runs it) then tests the release engine it has just
+/// built, instead of building a second, debug one.
+fn profile_args() -> Vec<String> {
+    let exe = std::env::current_exe().expect("the test knows its path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .and_then(|name| name.to_str());
+    match profile_dir {
+        Some("release") => vec!["--release".into()],
+        Some(name) if name != "debug" => vec!["--profile".into(), name.into()],
+        _ => Vec::new(),
+    }
 }
 
 #[test]

@@ -1,9 +1,7 @@
 //! The `arena` command line, run as a program.
 
-mod common;
-
-use common::pgn_check::check_pgn;
-use common::*;
+use crate::common::pgn_check::check_pgn;
+use crate::common::*;
 use std::process::{Command, Output};
 
 fn arena(args: &[&str]) -> Output {

@@ -1,13 +1,11 @@
 //! Matches between two random movers: the same program with different
 //! options. They check the PGN, the bookkeeping, and reproducibility.
 
-mod common;
-
+use crate::common::pgn_check::check_pgn;
+use crate::common::*;
 use arena::book;
 use arena::game::Limits;
 use arena::runner::PgnContext;
-use common::pgn_check::check_pgn;
-use common::*;
 use std::path::Path;
 
 fn sample_book() -> Vec<book::Opening> {

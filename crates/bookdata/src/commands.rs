@@ -46,10 +46,12 @@
 //! (`cargo build …`, `cargo test --no-run …`) outside the budget. The clone
 //! builds into one target directory shared by every stage,
 //! `target/book-commands/target`, with `[profile.release]` made quicker to
-//! build (no LTO, 16 codegen units, incremental) and `[profile.dev]` too
-//! (no debug info, dependencies at `opt-level = 1`) by a cargo
-//! configuration in the clone's parent directory: what the commands print
-//! does not depend on it. A
+//! build (no LTO, 16 codegen units, incremental) and `[profile.dev]`, which
+//! only `cargo test` blocks use, the quickest (no optimisation, no debug
+//! info) by a cargo configuration in the clone's parent directory: what the
+//! commands print does not depend on it. The tools are release builds, like
+//! the engine, so a checkout is built once. The commands get a reader's
+//! environment, without the caller's `CARGO_PROFILE_*` variables. A
 //! command that is run again in the same repository state (same `HEAD`,
 //! same tags, same changes) is `cargo run`, `cargo test` or
 //! `scripts/stages tag` gives what it gave the first time and is not run
@@ -617,7 +619,7 @@ pub fn build_first(text: &str) -> Option<String> {
             line.extend(before_dashes(2));
             line
         }
-        (Some("scripts/stages"), _) => vec!["cargo build -q -p stagetool".to_string()],
+        (Some("scripts/stages"), _) => vec!["cargo build -q --release -p stagetool".to_string()],
         (Some("scripts/book-data" | "scripts/check-book"), _) => {
             vec!["cargo build -q --release -p bookdata".to_string()]
         }
@@ -1175,13 +1177,18 @@ fn clone_base(root: &Path) -> PathBuf {
     std::env::temp_dir().join(format!("cb2026-book-commands-{:08x}", h as u32))
 }
 
-/// The quicker release profile, for cargo commands in the clone (cargo
-/// reads the configuration of every parent directory).
+/// The quicker profiles, for cargo commands in the clone (cargo reads the
+/// configuration of every parent directory). Every stage is built once in
+/// release, so that build is most of the run's time: no LTO, 16 codegen
+/// units. The dev profile only builds what a `cargo test` block needs (the
+/// tools run in release, like a reader's), and those tests run in well
+/// under a second: no optimisation, no debug info, the quickest build.
+/// See the book's appendix, "Inside this repository".
 fn write_cargo_config(base: &Path) -> Result<(), String> {
     let dir = base.join(".cargo");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let config = "# Written by `bookdata commands`: the book's commands build the stages\n\
-                  # quicker than a reader's `--release`, and the tools (dev profile)\n\
+                  # quicker than a reader's `--release`, and the tests (dev profile)\n\
                   # quicker than the repository's; node counts are the same.\n\
                   [profile.release]\n\
                   lto = false\n\
@@ -1189,10 +1196,11 @@ fn write_cargo_config(base: &Path) -> Result<(), String> {
                   incremental = true\n\
                   \n\
                   [profile.dev]\n\
+                  opt-level = 0\n\
                   debug = false\n\
                   \n\
                   [profile.dev.package.\"*\"]\n\
-                  opt-level = 1\n";
+                  opt-level = 0\n";
     std::fs::write(dir.join("config.toml"), config).map_err(|e| format!("cargo config: {e}"))
 }
 
@@ -1459,15 +1467,15 @@ impl Shell {
             };
         };
         let started = Instant::now();
-        let child = Command::new("bash")
+        let mut command = Command::new("bash");
+        for key in reader_env_removed() {
+            command.env_remove(key);
+        }
+        let child = command
             .args(["-o", "pipefail", "-c", text])
             .current_dir(&self.cwd)
             .env("CARGO_TERM_COLOR", "never")
             .env("CB2026_BOOK_COMMANDS", "1")
-            // The clone's own `target` (the shared directory) is where a
-            // reader's build goes and where the scripts look.
-            .env_remove("CARGO_TARGET_DIR")
-            .env_remove("CARGO_BUILD_TARGET_DIR")
             .stdin(Stdio::null())
             .stdout(out_file)
             .stderr(err_file)
@@ -1544,6 +1552,24 @@ impl Shell {
         };
         Ran { ok, stdout, why }
     }
+}
+
+/// The variables of this process's environment that a reader's terminal
+/// doesn't have: the clone's own `target` (the shared directory) is where a
+/// reader's build goes and where the scripts look, and its profiles are the
+/// ones of [`write_cargo_config`], not the `CARGO_PROFILE_*` overrides that
+/// `scripts/test` sets for its own builds.
+fn reader_env_removed() -> Vec<std::ffi::OsString> {
+    let mut keys: Vec<std::ffi::OsString> = std::env::vars_os()
+        .map(|(key, _)| key)
+        .filter(|key| {
+            key.to_str()
+                .is_some_and(|k| k.starts_with("CARGO_PROFILE_"))
+        })
+        .collect();
+    keys.push("CARGO_TARGET_DIR".into());
+    keys.push("CARGO_BUILD_TARGET_DIR".into());
+    keys
 }
 
 /// CPU seconds (user and system) of this process's children that have
@@ -1777,6 +1803,10 @@ mod tests {
         assert_eq!(
             build_first("cargo test -p engine --test eval").as_deref(),
             Some("cargo test --no-run -p engine --test eval")
+        );
+        assert_eq!(
+            build_first("scripts/stages tag").as_deref(),
+            Some("cargo build -q --release -p stagetool")
         );
         assert_eq!(build_first("git checkout main"), None);
     }

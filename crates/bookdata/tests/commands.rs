@@ -3,7 +3,9 @@
 //! its own: a README whose shell block names a flag that does not exist
 //! fails the run, in a short block and in a long one (whose check adds
 //! `--help` after the flags); a block's output file is written, then
-//! checked, and only the clock's digits may differ.
+//! checked, and only the clock's digits may differ; and the commands see a
+//! reader's environment, not the `CARGO_PROFILE_*` overrides of the
+//! caller (`scripts/test` sets them for its own builds).
 //!
 //! The repository's program stands in for `cb2026`: it reads its arguments
 //! as clap does (in order; `--help` prints the usage and stops; any other
@@ -215,6 +217,44 @@ fn shown_output_is_written_then_checked_ignoring_only_the_clock() {
             .any(|p| p.contains("stage-01-toy-old.out.md")),
         "{:?}",
         left.problems
+    );
+}
+#[test]
+fn the_commands_get_no_profile_overrides_from_the_caller() {
+    let dir = scratch("commands-env");
+    let dir = dir.path();
+    let name = "stage-01-toy-env.out.md";
+    let readme = format!(
+        "# Toy\n\n```sh\nprintenv CARGO_PROFILE_RELEASE_LTO || echo unset\n```\n\n\
+         {{{{#include book/src/generated/{name}}}}}\n"
+    );
+    repository(dir, &readme);
+    std::fs::create_dir_all(dir.join("book/src/generated")).unwrap();
+    let written = run(
+        dir,
+        Options {
+            write: true,
+            ..Options::default()
+        },
+    );
+    assert!(!written.failed(), "{}", failure(&written));
+    let text = std::fs::read_to_string(dir.join("book/src/generated").join(name)).unwrap();
+    assert!(text.contains("\nunset\n"), "{text}");
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "output"]);
+
+    // The runner as `scripts/test` starts it, with an override set: the
+    // block still prints `unset`, so the committed output still holds.
+    let out = Command::new(env!("CARGO_BIN_EXE_bookdata"))
+        .args(["--root", &dir.to_string_lossy(), "commands"])
+        .env("CARGO_PROFILE_RELEASE_LTO", "fat")
+        .output()
+        .expect("bookdata runs");
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 // ANCHOR_END: main-only
