@@ -172,11 +172,10 @@ pub fn position_key(board: &Board) -> u64 {
 }
 
 fn en_passant_capture_possible(board: &Board) -> bool {
-    let Some(file) = board.en_passant() else {
+    let Some(target) = en_passant_square(board) else {
         return false;
     };
     let us = board.side_to_move();
-    let target = Square::new(file, cozy_chess::Rank::Sixth.relative_to(us));
     let our_pawns = board.colored_pieces(us, Piece::Pawn);
     let attackers = cozy_chess::get_pawn_attacks(target, !us) & our_pawns;
     attackers.into_iter().any(|from| {
@@ -186,6 +185,13 @@ fn en_passant_capture_possible(board: &Board) -> bool {
             promotion: None,
         })
     })
+}
+
+/// The square a pawn of the side to move would take en passant on, if the
+/// last move was a double step.
+pub fn en_passant_square(board: &Board) -> Option<Square> {
+    let rank = cozy_chess::Rank::Sixth.relative_to(board.side_to_move());
+    board.en_passant().map(|file| Square::new(file, rank))
 }
 // ANCHOR_END: position-key
 
@@ -218,19 +224,23 @@ pub fn insufficient_material(board: &Board) -> bool {
 /// search looks at. Castling, encoded as the king capturing its own rook,
 /// is not a capture and is left out.
 pub fn push_noisy_moves(board: &Board, list: &mut MoveList) {
-    moves_landing_on(board, list, |noisy| noisy);
+    moves_landing_on(board, list, may_be_noisy(board), |noisy| noisy);
 }
 
-/// Push the legal moves of `board` whose target square `keep` leaves in,
-/// given the squares where a move would be noisy for the piece moving.
-fn moves_landing_on(board: &Board, list: &mut MoveList, keep: impl Fn(BitBoard) -> BitBoard) {
+/// Push the legal moves of the pieces on `from` whose target square
+/// `keep` leaves in, given the squares where a move would be noisy for the
+/// piece moving.
+fn moves_landing_on(
+    board: &Board,
+    list: &mut MoveList,
+    from: BitBoard,
+    keep: impl Fn(BitBoard) -> BitBoard,
+) {
     let us = board.side_to_move();
     let enemies = board.colors(!us);
     let promotion_rank = cozy_chess::Rank::Eighth.relative_to(us).bitboard();
-    let en_passant = board.en_passant().map_or(BitBoard::EMPTY, |file| {
-        Square::new(file, cozy_chess::Rank::Sixth.relative_to(us)).bitboard()
-    });
-    board.generate_moves(|mut piece_moves| {
+    let en_passant = en_passant_square(board).map_or(BitBoard::EMPTY, Square::bitboard);
+    board.generate_moves_for(from, |mut piece_moves| {
         let mut noisy = enemies;
         if piece_moves.piece == Piece::Pawn {
             noisy |= promotion_rank | en_passant;
@@ -239,6 +249,50 @@ fn moves_landing_on(board: &Board, list: &mut MoveList, keep: impl Fn(BitBoard) 
         list.extend(piece_moves);
         false
     });
+}
+
+/// The pieces of the side to move that may have a noisy move: those that
+/// attack an enemy piece, and the pawns that may promote or take en
+/// passant. Most positions have few; asking only them for their legal
+/// moves is far cheaper than asking every piece (castling included), and
+/// gives the same moves in the same order.
+fn may_be_noisy(board: &Board) -> BitBoard {
+    use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
+    let us = board.side_to_move();
+    let enemies = board.colors(!us);
+    let occupied = board.occupied();
+    let en_passant = en_passant_square(board).map_or(BitBoard::EMPTY, Square::bitboard);
+    let ours = |piece| board.colored_pieces(us, piece);
+    let pawns = ours(Piece::Pawn);
+    let last_but_one = cozy_chess::Rank::Seventh.relative_to(us).bitboard();
+    let bishop = |square| get_bishop_moves(square, occupied);
+    let rook = |square| get_rook_moves(square, occupied);
+    (pawns & last_but_one)
+        | attacking(pawns, enemies | en_passant, |square| {
+            cozy_chess::get_pawn_attacks(square, us)
+        })
+        | attacking(ours(Piece::Knight), enemies, get_knight_moves)
+        | attacking(ours(Piece::Bishop), enemies, bishop)
+        | attacking(ours(Piece::Rook), enemies, rook)
+        | attacking(ours(Piece::Queen), enemies, |square| {
+            bishop(square) | rook(square)
+        })
+        | attacking(ours(Piece::King), enemies, get_king_moves)
+}
+
+/// The squares of `pieces` from which `attacks` reaches one of `targets`.
+fn attacking(
+    pieces: BitBoard,
+    targets: BitBoard,
+    attacks: impl Fn(Square) -> BitBoard,
+) -> BitBoard {
+    let mut found = BitBoard::EMPTY;
+    for square in pieces {
+        if !(attacks(square) & targets).is_empty() {
+            found |= square.bitboard();
+        }
+    }
+    found
 }
 
 /// Does the side to move have nothing but its king and pawns?
@@ -254,7 +308,7 @@ pub fn only_king_and_pawns(board: &Board) -> bool {
 /// The legal moves [`push_noisy_moves`] leaves out: quiet moves, castling
 /// included. Together the two give every legal move exactly once.
 pub fn push_quiet_moves(board: &Board, list: &mut MoveList) {
-    moves_landing_on(board, list, |noisy| !noisy);
+    moves_landing_on(board, list, BitBoard::FULL, |noisy| !noisy);
 }
 // ANCHOR_END: stage-07-mvvlva
 // ANCHOR: stage-09-killers

@@ -7,6 +7,9 @@ use engine::board::{
     MAX_MOVES, has_legal_move, is_castling, legal_moves, make_move, move_to_uci, parse_fen,
     parse_uci_move, to_fen,
 };
+// ANCHOR: stage-05-quiescence--imports
+use engine::board::{MoveList, push_noisy_moves};
+// ANCHOR_END: stage-05-quiescence--imports
 use engine::perft::parse_suite;
 
 const SUITE: &str = include_str!("data/perft.epd");
@@ -320,3 +323,43 @@ fn insufficient_material_is_recognised() {
     }
 }
 // ANCHOR_END: stage-03-negamax--tests
+// ANCHOR: stage-05-quiescence--tests
+
+/// A noisy move, by the rules: it captures (en passant too) or promotes.
+fn noisy_by_the_rules(board: &Board, mv: Move) -> bool {
+    let captures = board.color_on(mv.to) == Some(!board.side_to_move());
+    let en_passant = board.piece_on(mv.from) == Some(Piece::Pawn)
+        && mv.from.file() != mv.to.file()
+        && board.piece_on(mv.to).is_none();
+    captures || en_passant || mv.promotion.is_some()
+}
+
+/// Every position of the perft suite and a few plies of play from it: the
+/// noisy moves are the legal moves that capture or promote, in the order
+/// of the legal moves (only the pieces that can make one are asked for
+/// their moves, and that must change neither the moves nor their order).
+#[test]
+fn noisy_moves_are_the_captures_and_promotions_in_generation_order() {
+    let mut positions = suite_boards();
+    for pos in suite_boards() {
+        let mut line = pos;
+        for ply in 0..6 {
+            let moves = legal_moves(&line);
+            let Some(&mv) = moves.get((ply * 7) % moves.len().max(1)) else {
+                break;
+            };
+            line = make_move(&line, mv);
+            positions.push(line.clone());
+        }
+    }
+    for pos in positions {
+        let expected: Vec<Move> = legal_moves(&pos)
+            .into_iter()
+            .filter(|&mv| noisy_by_the_rules(&pos, mv))
+            .collect();
+        let mut noisy = MoveList::new();
+        push_noisy_moves(&pos, &mut noisy);
+        assert_eq!(noisy.to_vec(), expected, "{}", to_fen(&pos));
+    }
+}
+// ANCHOR_END: stage-05-quiescence--tests
