@@ -3,6 +3,6 @@
 /// The legal moves [`push_noisy_moves`] leaves out: quiet moves, castling
 /// included. Together the two give every legal move exactly once.
 pub fn push_quiet_moves(board: &Board, list: &mut MoveList) {
-    moves_landing_on(board, list, |noisy| !noisy);
+    moves_landing_on(board, list, BitBoard::FULL, |noisy| !noisy);
 }
 // ANCHOR_END: push_quiet_moves
