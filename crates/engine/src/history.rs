@@ -56,7 +56,9 @@ impl Killers {
 /// the move's from and to squares ("butterfly" history) or the moving
 /// piece and its to square; `Params::history_by_piece` picks which.
 pub struct History {
-    table: Box<[[[i32; 64]; 64]; 2]>,
+    /// Entries stay within ±`max`, at most 32,767 (`HistoryMax`): 16 bits
+    /// hold them, and half the table stays in the processor's cache.
+    table: Box<[[[i16; 64]; 64]; 2]>,
     /// The largest value an entry can approach (`Params::history_max`).
     max: i32,
     by_piece: bool,
@@ -85,7 +87,7 @@ impl History {
     /// How good `mv` has been in positions like `pos`.
     pub fn get(&self, pos: &Board, mv: Move) -> i32 {
         let (side, first, to) = self.index(pos, mv);
-        self.table[side][first][to]
+        self.table[side][first][to].into()
     }
 
     /// Add `bonus` (negative: a malus) to the entry of `mv`, with gravity:
@@ -96,7 +98,8 @@ impl History {
         let bonus = bonus.clamp(-self.max, self.max);
         let (side, first, to) = self.index(pos, mv);
         let entry = &mut self.table[side][first][to];
-        *entry += bonus - *entry * bonus.abs() / self.max;
+        let old = i32::from(*entry);
+        *entry = (old + bonus - old * bonus.abs() / self.max) as i16;
     }
 
     /// Forget everything (`ucinewgame`).
