@@ -809,10 +809,12 @@ pub fn render_output(block: &Block, outputs: &[String]) -> String {
         }
     }
     let fence = "`".repeat(longest_backtick_run(&body).max(2) + 1);
+    // The file, not the line: an edit above the block must not make its
+    // output stale.
     let mut text = format!(
-        "<!-- Written by `scripts/book-data commands --write` from a run of the block at {}. \
+        "<!-- Written by `scripts/book-data commands --write` from a run of a block of {}. \
          Do not edit. -->\n\n{fence}text\n{body}{fence}\n",
-        block.place()
+        block.file
     );
     if masked {
         text.push_str(
