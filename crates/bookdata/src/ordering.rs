@@ -57,10 +57,7 @@ pub fn stage(stages: &[Stage], id: u32) -> Result<&Stage, String> {
 /// The counters of `stage`'s search of `fen` to `depth`, with a fresh
 /// engine, exactly as the bench runs it.
 pub fn counters(stage: u32, fen: &str, depth: u32) -> Result<Stats, String> {
-    let setup = SearchSetup {
-        stats: true,
-        ..SearchSetup::default()
-    };
+    let setup = SearchSetup::default().counting();
     let (_, stats) = search_bench_with(preset(stage)?, Params::default(), depth, &[fen], &setup)?;
     stats.ok_or_else(|| "the bench returned no counters".to_string())
 }

@@ -14,7 +14,6 @@ use cozy_chess::Board;
 use crate::board::parse_fen;
 use crate::perft::perft;
 use crate::stages::{bench_fens, manifest};
-// ANCHOR_END: stage-01-board
 // ANCHOR: stage-03-negamax--imports
 use crate::notes::Stats;
 use crate::params::Params;
@@ -26,19 +25,16 @@ use crate::time::Limits;
 // ANCHOR: stage-08-tt--imports
 use crate::tt::TranspositionTable;
 // ANCHOR_END: stage-08-tt--imports
-// ANCHOR: stage-01-board--bench
 
 /// What a bench counted. Counts of different kinds are not comparable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counted {
     /// Leaves of the legal-move tree (before there is a search).
     PerftLeaves,
-    // ANCHOR_END: stage-01-board--bench
     // ANCHOR: stage-03-negamax--counted
     /// Nodes of the search tree: calls of the search functions.
     SearchNodes,
     // ANCHOR_END: stage-03-negamax--counted
-    // ANCHOR: stage-01-board--run
 }
 
 /// The count on one bench position.
@@ -127,17 +123,14 @@ pub fn stage_bench_on(stage: u32, depth: Option<u32>, fens: &[&str]) -> Result<B
         Some(depth) => depth,
         None => manifest(stage)?.bench.depth,
     };
-    // ANCHOR_END: stage-01-board--run
     // ANCHOR: stage-03-negamax--stage-bench
     let techniques = preset(stage)?;
     if techniques.negamax {
         return search_bench(techniques, Params::default(), depth, fens);
     }
     // ANCHOR_END: stage-03-negamax--stage-bench
-    // ANCHOR: stage-01-board--end
     perft_bench(depth, fens)
 }
-// ANCHOR_END: stage-01-board--end
 // ANCHOR: stage-03-negamax
 
 /// Search every position to `depth` with a fresh engine (so nothing learned
@@ -157,12 +150,18 @@ pub fn search_bench(
 pub struct SearchSetup {
     /// Count the search's notes, summed over the positions.
     pub stats: bool,
-    // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-08-tt--setup
     /// The transposition table's size (default: `Hash`'s default).
     pub hash_mb: Option<usize>,
     // ANCHOR_END: stage-08-tt--setup
-    // ANCHOR: stage-03-negamax--setup
+}
+
+impl SearchSetup {
+    /// The same setup, counting the search's notes.
+    pub fn counting(mut self) -> Self {
+        self.stats = true;
+        self
+    }
 }
 
 /// The bench with counters, and whatever else `setup` asks for.
@@ -174,16 +173,13 @@ pub fn search_bench_with(
     setup: &SearchSetup,
 ) -> Result<(BenchRun, Option<Stats>), String> {
     let mut stats = setup.stats.then(Stats::default);
-    // ANCHOR_END: stage-03-negamax--setup
     // ANCHOR: stage-08-tt--check-hash
     if let Some(mb) = setup.hash_mb {
         TranspositionTable::new(mb)?;
     }
     // ANCHOR_END: stage-08-tt--check-hash
-    // ANCHOR: stage-03-negamax--run
     let run = run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
         let mut searcher = Searcher::new(techniques, params);
-        // ANCHOR_END: stage-03-negamax--run
         // ANCHOR: stage-08-tt--hash
         if let Some(mb) = setup.hash_mb {
             // The size was tried above; should it fail now, the default
@@ -191,7 +187,6 @@ pub fn search_bench_with(
             let _ = searcher.set_hash_mb(mb);
         }
         // ANCHOR_END: stage-08-tt--hash
-        // ANCHOR: stage-03-negamax--search
         // One set of counters travels from position to position.
         searcher.stats = stats.take();
         let limits = Limits {
@@ -204,4 +199,5 @@ pub fn search_bench_with(
     })?;
     Ok((run, stats))
 }
-// ANCHOR_END: stage-03-negamax--search
+// ANCHOR_END: stage-03-negamax
+// ANCHOR_END: stage-01-board

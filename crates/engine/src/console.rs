@@ -14,7 +14,6 @@ use crate::perft::{divide, perft};
 use crate::stages::{bench_fens, manifest};
 use crate::techniques::TECHNIQUES;
 use crate::uci::{Flow, Output, Uci, parse_bool};
-// ANCHOR_END: stage-01-board
 // ANCHOR: stage-02-eval--imports
 use crate::eval::{MAX_PHASE, Tapered, breakdown};
 // ANCHOR_END: stage-02-eval--imports
@@ -22,7 +21,6 @@ use crate::eval::{MAX_PHASE, Tapered, breakdown};
 use crate::bench::search_bench;
 use crate::uci::WHILE_SEARCHING;
 // ANCHOR_END: stage-03-negamax--imports
-// ANCHOR: stage-01-board--run
 
 /// Lines longer than this are refused rather than parsed.
 const MAX_LINE: usize = 1 << 20;
@@ -73,12 +71,10 @@ impl Console {
             }
         }
         // ANCHOR_END: read-loop
-        // ANCHOR_END: stage-01-board--run
         // ANCHOR: stage-03-negamax--end-of-input
         // A search still running sends its `bestmove` before we leave.
         self.uci.stop_search();
         // ANCHOR_END: stage-03-negamax--end-of-input
-        // ANCHOR: stage-01-board--handle
         // ANCHOR: read-loop-end
     }
     // ANCHOR_END: read-loop-end
@@ -101,13 +97,11 @@ impl Console {
             return Flow::Continue;
         };
         // ANCHOR_END: handle
-        // ANCHOR_END: stage-01-board--handle
         // ANCHOR: stage-03-negamax--stop
         if !WHILE_SEARCHING.contains(&command) {
             self.uci.stop_search();
         }
         // ANCHOR_END: stage-03-negamax--stop
-        // ANCHOR: stage-01-board--commands
         // ANCHOR: handle-commands
         match command {
             "d" => self.display(),
@@ -116,11 +110,9 @@ impl Console {
             "set" => self.set(args),
             "stage" => self.stage(args),
             // ANCHOR_END: handle-commands
-            // ANCHOR_END: stage-01-board--commands
             // ANCHOR: stage-02-eval--command
             "eval" => self.eval(),
             // ANCHOR_END: stage-02-eval--command
-            // ANCHOR: stage-01-board--dispatch
             // ANCHOR: handle-uci
             _ => return self.uci.handle(command, args),
         }
@@ -177,14 +169,12 @@ impl Console {
     }
 
     fn run_bench(&self, depth: u32) -> Result<BenchRun, String> {
-        // ANCHOR_END: stage-01-board--dispatch
         // ANCHOR: stage-03-negamax--bench
         let techniques = self.uci.techniques();
         if techniques.negamax {
             return search_bench(techniques, self.uci.params(), depth, &bench_fens());
         }
         // ANCHOR_END: stage-03-negamax--bench
-        // ANCHOR: stage-01-board--set
         perft_bench(depth, &bench_fens())
     }
 
@@ -254,7 +244,6 @@ pub fn format_board(board: &Board) -> String {
     text.push_str("    a b c d e f g h\n");
     text
 }
-// ANCHOR_END: stage-01-board--set
 // ANCHOR: stage-02-eval
 
 impl Console {
@@ -291,3 +280,4 @@ pub fn format_breakdown(board: &Board) -> String {
     text
 }
 // ANCHOR_END: stage-02-eval
+// ANCHOR_END: stage-01-board

@@ -129,5 +129,4 @@ pub fn run_suite(lines: &[SuiteLine], max_nodes: u64) -> Vec<SuiteResult> {
     }
     results
 }
-
 // ANCHOR_END: stage-01-board

@@ -9,13 +9,11 @@
 use std::sync::Arc;
 // ANCHOR_END: stage-03-negamax--imports
 use cozy_chess::Move;
-// ANCHOR_END: stage-01-board
 // ANCHOR: stage-06-iterative--imports
 use std::time::Duration;
 
 use cozy_chess::Color;
 // ANCHOR_END: stage-06-iterative--imports
-// ANCHOR: stage-01-board--go
 
 /// The arguments of `go`.
 #[derive(Clone, Debug, Default)]
@@ -44,7 +42,6 @@ pub struct Clock {
     pub movestogo: Option<u64>,
     pub movetime: Option<u64>,
 }
-// ANCHOR_END: stage-01-board--go
 // ANCHOR: stage-03-negamax
 
 /// The deepest search `go depth` can ask for (the search's stacks have room
@@ -68,14 +65,12 @@ pub struct Limits {
     /// that the root's move picker can hold the list while the search goes
     /// on.
     pub searchmoves: Arc<[Move]>,
-    // ANCHOR_END: stage-03-negamax
     // ANCHOR: stage-06-iterative--limits
     /// Time budget from the clock or `movetime`; `None` means no time limit.
     pub time: Option<TimeBudget>,
     /// `go mate N`: stop once a mate in at most N moves is found.
     pub mate: Option<u32>,
     // ANCHOR_END: stage-06-iterative--limits
-    // ANCHOR: stage-03-negamax--from-go
 }
 
 impl Limits {
@@ -89,12 +84,10 @@ impl Limits {
             nodes: go.nodes,
             infinite: go.infinite,
             searchmoves: go.searchmoves.as_slice().into(),
-            // ANCHOR_END: stage-03-negamax--from-go
             // ANCHOR: stage-06-iterative--from-go
             time: None,
             mate: go.mate,
             // ANCHOR_END: stage-06-iterative--from-go
-            // ANCHOR: stage-03-negamax--fixed-depth
         }
     }
 
@@ -109,7 +102,7 @@ impl Limits {
         }
     }
 }
-// ANCHOR_END: stage-03-negamax--fixed-depth
+// ANCHOR_END: stage-03-negamax
 // ANCHOR: stage-06-iterative
 
 /// The two time limits for one move.
@@ -300,3 +293,4 @@ mod tests {
     }
 }
 // ANCHOR_END: stage-06-iterative
+// ANCHOR_END: stage-01-board
