@@ -2,7 +2,9 @@
 //! What the search learns about quiet moves: killers and history.
 
 use cozy_chess::{Move, Square};
+// ANCHOR: stage-10-history--imports
 use engine::board::parse_fen;
+// ANCHOR_END: stage-10-history--imports
 use engine::history::Killers;
 
 fn mv(from: Square, to: Square) -> Move {
