@@ -27,7 +27,7 @@ pub enum Source {
 pub struct Options {
     /// Stage ids to check (empty: all).
     pub stages: Vec<u32>,
-    /// `cargo check --workspace --all-targets` + `cargo fmt --check` for
+    /// `cargo clippy --workspace --all-targets -- -D warnings` + `cargo fmt --check` for
     /// all, full check for the newest `full` of the selection.
     pub fast: bool,
     /// With `fast`: how many of the newest stages still get a full check.
@@ -301,7 +301,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
             "== stage {} ({}) : {}",
             nn(m.id),
             m.tag,
-            if full { "full check" } else { "cargo check" }
+            if full { "full check" } else { "cargo clippy" }
         );
         let mut row = Row {
             id: m.id,
@@ -360,9 +360,20 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         if !full {
             row.compile = ok_or_fail(runner.run(
                 &dir,
-                &log("check"),
+                &log("clippy"),
                 &cargo,
-                &["check", "--workspace", "--all-targets", "--quiet"],
+                // Clippy checks the code as `cargo check` does, and holds the
+                // snapshot to the same lints as main (a cut can leave an
+                // import unused, or a struct update with nothing to update).
+                &[
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--quiet",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
             )?);
             row.fmt = snapshot_fmt()?;
             rows.push(row);

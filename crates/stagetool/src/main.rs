@@ -64,7 +64,7 @@ enum Cmd {
     Check {
         /// Stage ids (default: all).
         stages: Vec<u32>,
-        /// `cargo check` + `cargo fmt --check` of every snapshot, full
+        /// `cargo clippy` + `cargo fmt --check` of every snapshot, full
         /// check of the newest ones only (see --full).
         #[arg(long)]
         fast: bool,
