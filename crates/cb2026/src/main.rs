@@ -18,7 +18,6 @@ mod tweaks;
 
 use tweaks::Tweaks;
 // ANCHOR_END: stage-03-negamax--modules
-// ANCHOR: stage-01-board--cli
 
 #[derive(Parser)]
 #[command(
@@ -65,7 +64,6 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
-    // ANCHOR_END: stage-01-board--cli
     // ANCHOR: stage-02-eval--cli-command
     /// Print the static evaluation, term by term.
     Eval {
@@ -89,7 +87,6 @@ enum Command {
         tweaks: Tweaks,
     },
     // ANCHOR_END: stage-03-negamax--cli
-    // ANCHOR: stage-01-board--main
 }
 
 fn main() -> ExitCode {
@@ -116,10 +113,7 @@ fn main() -> ExitCode {
             None => bench_command(&args),
         },
         Some(Command::Stages { record, check }) => stages_table::stages(record, check),
-        // ANCHOR_END: stage-01-board--main
-        // ANCHOR: stage-02-eval--main
-        Some(Command::Eval { fen }) => eval_command(fen.as_deref()),
-        // ANCHOR_END: stage-02-eval--main
+        Some(Command::Eval { fen }) => eval_command(fen.as_deref()), // +stage-02-eval
         // ANCHOR: stage-03-negamax--main
         Some(Command::Search {
             fen,
@@ -129,7 +123,6 @@ fn main() -> ExitCode {
             tweaks,
         }) => search_command(fen.as_deref(), depth, stage, stats, &tweaks),
         // ANCHOR_END: stage-03-negamax--main
-        // ANCHOR: stage-01-board--commands
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -198,7 +191,6 @@ struct BenchArgs {
     /// Compare two stages at the same depth, position by position.
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     compare: Option<Vec<u32>>,
-    // ANCHOR_END: stage-01-board--commands
     // ANCHOR: stage-03-negamax--bench-args
     /// Print the search's counters, summed over the positions.
     #[arg(long)]
@@ -206,18 +198,15 @@ struct BenchArgs {
     #[command(flatten)]
     tweaks: Tweaks,
     // ANCHOR_END: stage-03-negamax--bench-args
-    // ANCHOR: stage-01-board--bench-command
 }
 
 fn bench_command(args: &BenchArgs) -> Result<(), String> {
     let stage = args.stage.unwrap_or_else(latest_stage);
-    // ANCHOR_END: stage-01-board--bench-command
     // ANCHOR: stage-03-negamax--bench-command
     if args.stats || !args.tweaks.is_empty() {
         return tweaked_bench(stage, args.depth, args.stats, &args.tweaks);
     }
     // ANCHOR_END: stage-03-negamax--bench-command
-    // ANCHOR: stage-01-board--bench-run
     let run = stage_bench(stage, args.depth)?;
     print_bench(stage, &run);
     Ok(())
@@ -227,11 +216,7 @@ fn print_bench(stage: u32, run: &BenchRun) {
     println!("stage {stage}, depth {}", run.depth);
     let unit = match run.counted {
         Counted::PerftLeaves => "leaves",
-        // ANCHOR_END: stage-01-board--bench-run
-        // ANCHOR: stage-03-negamax--unit
-        Counted::SearchNodes => "nodes",
-        // ANCHOR_END: stage-03-negamax--unit
-        // ANCHOR: stage-01-board--print-bench
+        Counted::SearchNodes => "nodes", // +stage-03-negamax
     };
     for (i, row) in run.rows.iter().enumerate() {
         println!(
@@ -244,7 +229,6 @@ fn print_bench(stage: u32, run: &BenchRun) {
     println!("{:.3} s", run.elapsed.as_secs_f64());
     println!("{} nodes {} nps", run.total_nodes(), run.nps());
 }
-// ANCHOR_END: stage-01-board--print-bench
 // ANCHOR: stage-03-negamax--tweaked-bench
 
 /// `bench` with counters or with techniques and numbers changed.

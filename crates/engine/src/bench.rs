@@ -31,10 +31,8 @@ use crate::tt::TranspositionTable;
 pub enum Counted {
     /// Leaves of the legal-move tree (before there is a search).
     PerftLeaves,
-    // ANCHOR: stage-03-negamax--counted
     /// Nodes of the search tree: calls of the search functions.
-    SearchNodes,
-    // ANCHOR_END: stage-03-negamax--counted
+    SearchNodes, // +stage-03-negamax
 }
 
 /// The count on one bench position.
@@ -150,10 +148,8 @@ pub fn search_bench(
 pub struct SearchSetup {
     /// Count the search's notes, summed over the positions.
     pub stats: bool,
-    // ANCHOR: stage-08-tt--setup
     /// The transposition table's size (default: `Hash`'s default).
-    pub hash_mb: Option<usize>,
-    // ANCHOR_END: stage-08-tt--setup
+    pub hash_mb: Option<usize>, // +stage-08-tt
 }
 
 impl SearchSetup {

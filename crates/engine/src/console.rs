@@ -110,9 +110,7 @@ impl Console {
             "set" => self.set(args),
             "stage" => self.stage(args),
             // ANCHOR_END: handle-commands
-            // ANCHOR: stage-02-eval--command
-            "eval" => self.eval(),
-            // ANCHOR_END: stage-02-eval--command
+            "eval" => self.eval(), // +stage-02-eval
             // ANCHOR: handle-uci
             _ => return self.uci.handle(command, args),
         }

@@ -1,4 +1,3 @@
-// ANCHOR: stage-01-board
 //! cb2026: a chess engine built one technique at a time.
 //!
 //! Every module is teaching material for the book in `book/`, and the
@@ -12,39 +11,28 @@
 
 pub mod board;
 pub mod perft;
-// ANCHOR_END: stage-01-board
-// ANCHOR: stage-02-eval
-pub mod eval;
-// ANCHOR_END: stage-02-eval
-// ANCHOR: stage-03-negamax
-pub mod notes;
-// ANCHOR_END: stage-03-negamax
-// ANCHOR: stage-01-board--settings
+
+pub mod eval; // +stage-02-eval
+
+pub mod notes; // +stage-03-negamax
 // The numbers and switches a search runs with, and the stages' presets
 // of them.
 pub mod params;
 pub mod techniques;
 // (stages.rs builds on techniques.rs.)
 pub mod stages;
-// ANCHOR_END: stage-01-board--settings
-// ANCHOR: stage-08-tt
-pub mod tt;
-// ANCHOR_END: stage-08-tt
-// ANCHOR: stage-09-killers
-pub mod history;
-// ANCHOR_END: stage-09-killers
-// ANCHOR: stage-03-negamax--ordering
-pub mod movepick;
-// ANCHOR_END: stage-03-negamax--ordering
-// ANCHOR: stage-01-board--time
+
+pub mod tt; // +stage-08-tt
+
+pub mod history; // +stage-09-killers
+
+pub mod movepick; // +stage-03-negamax
+
 pub mod time;
-// ANCHOR_END: stage-01-board--time
-// ANCHOR: stage-03-negamax--search
-pub mod search;
-// ANCHOR_END: stage-03-negamax--search
-// ANCHOR: stage-01-board--top
+
+pub mod search; // +stage-03-negamax
+
 pub mod bench;
 pub mod uci;
 // The console reads the lines and hands UCI commands to uci.rs.
 pub mod console;
-// ANCHOR_END: stage-01-board--top

@@ -40,24 +40,18 @@ use crate::history::History;
 /// next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    // ANCHOR: stage-06-iterative--stage
     /// The previous iteration's best move here.
-    PvMove,
-    // ANCHOR_END: stage-06-iterative--stage
-    // ANCHOR: stage-08-tt--stage
+    PvMove, // +stage-06-iterative
     /// The best move an earlier search stored for this position.
-    TableMove,
-    // ANCHOR_END: stage-08-tt--stage
+    TableMove, // +stage-08-tt
     // ANCHOR: stage-07-mvvlva--stage
     /// Generate the captures and promotions, each with its MVV-LVA score.
     GenerateNoisy,
     /// Hand them out, best score first.
     Noisy,
     // ANCHOR_END: stage-07-mvvlva--stage
-    // ANCHOR: stage-09-killers--stage
     /// This ply's killer moves.
-    Killers,
-    // ANCHOR_END: stage-09-killers--stage
+    Killers, // +stage-09-killers
     /// Generate the moves no earlier stage generated: every legal move at
     /// first, the quiet ones once captures go first.
     GenerateRest,
@@ -74,16 +68,10 @@ impl Stage {
         // ANCHOR: stage-06-iterative--path
         Stage::PvMove,
         // ANCHOR_END: stage-06-iterative--path
-        // ANCHOR: stage-08-tt--path
-        Stage::TableMove,
-        // ANCHOR_END: stage-08-tt--path
-        // ANCHOR: stage-07-mvvlva--path
-        Stage::GenerateNoisy,
-        Stage::Noisy,
-        // ANCHOR_END: stage-07-mvvlva--path
-        // ANCHOR: stage-09-killers--path
-        Stage::Killers,
-        // ANCHOR_END: stage-09-killers--path
+        Stage::TableMove,     // +stage-08-tt
+        Stage::GenerateNoisy, // +stage-07-mvvlva
+        Stage::Noisy,         // +stage-07-mvvlva
+        Stage::Killers,       // +stage-09-killers
         Stage::GenerateRest,
         Stage::Rest,
         Stage::Done,
@@ -127,14 +115,10 @@ pub struct MovePicker<'a> {
     /// The score of each scored move of `moves`, at the same index.
     scores: ArrayVec<i16, MAX_MOVES>,
     // ANCHOR_END: stage-07-mvvlva--picker
-    // ANCHOR: stage-08-tt--picker
     /// The best move an earlier search found here, from the table.
-    tt_move: Option<Move>,
-    // ANCHOR_END: stage-08-tt--picker
-    // ANCHOR: stage-09-killers--picker
+    tt_move: Option<Move>, // +stage-08-tt
     /// This ply's killer moves, tried after the captures.
-    killers: [Option<Move>; 2],
-    // ANCHOR_END: stage-09-killers--picker
+    killers: [Option<Move>; 2], // +stage-09-killers
 }
 
 impl<'a> MovePicker<'a> {
@@ -146,24 +130,14 @@ impl<'a> MovePicker<'a> {
             moves: MoveList::new(),
             next: 0,
             only: None,
-            // ANCHOR: stage-05-quiescence--new
-            noisy_only: false,
-            victims_first: false,
-            // ANCHOR_END: stage-05-quiescence--new
-            // ANCHOR: stage-06-iterative--new
-            pv_move: None,
-            handed_out: ArrayVec::new(),
-            // ANCHOR_END: stage-06-iterative--new
-            // ANCHOR: stage-07-mvvlva--new
-            noisy_first: false,
-            scores: ArrayVec::new(),
-            // ANCHOR_END: stage-07-mvvlva--new
-            // ANCHOR: stage-08-tt--new
-            tt_move: None,
-            // ANCHOR_END: stage-08-tt--new
-            // ANCHOR: stage-09-killers--new
-            killers: [None; 2],
-            // ANCHOR_END: stage-09-killers--new
+            noisy_only: false,           // +stage-05-quiescence
+            victims_first: false,        // +stage-05-quiescence
+            pv_move: None,               // +stage-06-iterative
+            handed_out: ArrayVec::new(), // +stage-06-iterative
+            noisy_first: false,          // +stage-07-mvvlva
+            scores: ArrayVec::new(),     // +stage-07-mvvlva
+            tt_move: None,               // +stage-08-tt
+            killers: [None; 2],          // +stage-09-killers
         }
     }
 
@@ -263,9 +237,7 @@ impl<'a> MovePicker<'a> {
         }
         // ANCHOR_END: stage-05-quiescence--generate
         push_legal_moves(self.pos, &mut self.moves);
-        // ANCHOR: stage-05-quiescence--sort
-        self.sort_by_victim();
-        // ANCHOR_END: stage-05-quiescence--sort
+        self.sort_by_victim(); // +stage-05-quiescence
     }
 
     /// The rest, in the order they stand, skipping those not wanted.

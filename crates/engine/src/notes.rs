@@ -73,10 +73,8 @@ notes! {
     /// moves are not searched.
     Cutoff { move_index: usize } => "beta cutoffs",
     // ANCHOR_END: stage-04-alphabeta--note
-    // ANCHOR: stage-05-quiescence--note
     /// A node of the quiescence search was entered.
-    QuiescenceNode { ply: usize } => "quiescence nodes",
-    // ANCHOR_END: stage-05-quiescence--note
+    QuiescenceNode { ply: usize } => "quiescence nodes", // +stage-05-quiescence
     // ANCHOR: stage-08-tt--note
     /// The transposition table knew the current position.
     TtHit => "table hits",
@@ -111,11 +109,9 @@ pub struct Stats {
     counts: [u64; Count::ALL.len()],
     /// Deepest ply reached.
     pub max_ply: usize,
-    // ANCHOR: stage-04-alphabeta--stats
     /// Beta cutoffs by the first move searched: the classic measure of move
     /// ordering. Perfect ordering would make this 100%.
-    pub first_move_cutoffs: u64,
-    // ANCHOR_END: stage-04-alphabeta--stats
+    pub first_move_cutoffs: u64, // +stage-04-alphabeta
 }
 
 impl Default for Stats {
@@ -123,9 +119,7 @@ impl Default for Stats {
         Stats {
             counts: [0; Count::ALL.len()],
             max_ply: 0,
-            // ANCHOR: stage-04-alphabeta--default
-            first_move_cutoffs: 0,
-            // ANCHOR_END: stage-04-alphabeta--default
+            first_move_cutoffs: 0, // +stage-04-alphabeta
         }
     }
 }
@@ -143,9 +137,7 @@ impl Note {
     fn ply(&self) -> Option<usize> {
         match *self {
             Note::Node { ply } => Some(ply),
-            // ANCHOR: stage-05-quiescence--ply
-            Note::QuiescenceNode { ply } => Some(ply),
-            // ANCHOR_END: stage-05-quiescence--ply
+            Note::QuiescenceNode { ply } => Some(ply), // +stage-05-quiescence
             _ => None,
         }
     }
@@ -171,9 +163,7 @@ impl Stats {
             *count += more;
         }
         self.max_ply = self.max_ply.max(other.max_ply);
-        // ANCHOR: stage-04-alphabeta--add
-        self.first_move_cutoffs += other.first_move_cutoffs;
-        // ANCHOR_END: stage-04-alphabeta--add
+        self.first_move_cutoffs += other.first_move_cutoffs; // +stage-04-alphabeta
     }
     // ANCHOR: stage-04-alphabeta--rate
 
@@ -223,14 +213,10 @@ pub struct TreeNode {
     /// Score from the point of view of the side to move at this node.
     pub score: Option<i32>,
     pub children: Vec<usize>,
-    // ANCHOR: stage-04-alphabeta--tree-node
     /// A move failed high here: the moves after the last child were never
     /// searched.
-    pub cutoff: bool,
-    // ANCHOR_END: stage-04-alphabeta--tree-node
-    // ANCHOR: stage-05-quiescence--tree-node
-    pub quiescence: bool,
-    // ANCHOR_END: stage-05-quiescence--tree-node
+    pub cutoff: bool, // +stage-04-alphabeta
+    pub quiescence: bool, // +stage-05-quiescence
 }
 
 /// Records the whole search tree, for pictures of small searches. Never use
@@ -268,10 +254,8 @@ impl TreeTrace {
                 self.enter().quiescence = true;
             }
             // ANCHOR_END: stage-05-quiescence--tree-trace
-            // ANCHOR: stage-08-tt--tree-trace
             // The other notes count things; the tree has no place for them.
-            _ => (),
-            // ANCHOR_END: stage-08-tt--tree-trace
+            _ => (), // +stage-08-tt
         }
     }
 

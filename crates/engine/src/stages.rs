@@ -18,42 +18,18 @@ pub use meta::{BenchRecord, Comparison, Manifest};
 /// The manifests' text, one entry per stage.
 const MANIFEST_SOURCES: &[&str] = &[
     // Oldest first. The snapshot of stage N keeps the first N entries.
-    // ANCHOR: stage-01-board--manifest
     include_str!("../../../stages/01-board.toml"),
-    // ANCHOR_END: stage-01-board--manifest
-    // ANCHOR: stage-02-eval--manifest
-    include_str!("../../../stages/02-eval.toml"),
-    // ANCHOR_END: stage-02-eval--manifest
-    // ANCHOR: stage-03-negamax--manifest
-    include_str!("../../../stages/03-negamax.toml"),
-    // ANCHOR_END: stage-03-negamax--manifest
-    // ANCHOR: stage-04-alphabeta--manifest
-    include_str!("../../../stages/04-alphabeta.toml"),
-    // ANCHOR_END: stage-04-alphabeta--manifest
-    // ANCHOR: stage-05-quiescence--manifest
-    include_str!("../../../stages/05-quiescence.toml"),
-    // ANCHOR_END: stage-05-quiescence--manifest
-    // ANCHOR: stage-06-iterative--manifest
-    include_str!("../../../stages/06-iterative.toml"),
-    // ANCHOR_END: stage-06-iterative--manifest
-    // ANCHOR: stage-07-mvvlva--manifest
-    include_str!("../../../stages/07-mvvlva.toml"),
-    // ANCHOR_END: stage-07-mvvlva--manifest
-    // ANCHOR: stage-08-tt--manifest
-    include_str!("../../../stages/08-tt.toml"),
-    // ANCHOR_END: stage-08-tt--manifest
-    // ANCHOR: stage-09-killers--manifest
-    include_str!("../../../stages/09-killers.toml"),
-    // ANCHOR_END: stage-09-killers--manifest
-    // ANCHOR: stage-10-history--manifest
-    include_str!("../../../stages/10-history.toml"),
-    // ANCHOR_END: stage-10-history--manifest
-    // ANCHOR: stage-11-pvs--manifest
-    include_str!("../../../stages/11-pvs.toml"),
-    // ANCHOR_END: stage-11-pvs--manifest
-    // ANCHOR: stage-12-nullmove--manifest
-    include_str!("../../../stages/12-nullmove.toml"),
-    // ANCHOR_END: stage-12-nullmove--manifest
+    include_str!("../../../stages/02-eval.toml"), // +stage-02-eval
+    include_str!("../../../stages/03-negamax.toml"), // +stage-03-negamax
+    include_str!("../../../stages/04-alphabeta.toml"), // +stage-04-alphabeta
+    include_str!("../../../stages/05-quiescence.toml"), // +stage-05-quiescence
+    include_str!("../../../stages/06-iterative.toml"), // +stage-06-iterative
+    include_str!("../../../stages/07-mvvlva.toml"), // +stage-07-mvvlva
+    include_str!("../../../stages/08-tt.toml"),   // +stage-08-tt
+    include_str!("../../../stages/09-killers.toml"), // +stage-09-killers
+    include_str!("../../../stages/10-history.toml"), // +stage-10-history
+    include_str!("../../../stages/11-pvs.toml"),  // +stage-11-pvs
+    include_str!("../../../stages/12-nullmove.toml"), // +stage-12-nullmove
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

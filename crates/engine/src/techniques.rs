@@ -37,22 +37,14 @@ techniques! {
     /// Search at all. Off, the engine plays its first legal move (stages 1–2).
     negamax: "negamax", "Negamax";
     // ANCHOR_END: stage-03-negamax
-    // ANCHOR: stage-04-alphabeta
     /// Cut off when a move is already too good for the opponent to allow.
-    alpha_beta: "alphabeta", "AlphaBeta";
-    // ANCHOR_END: stage-04-alphabeta
-    // ANCHOR: stage-05-quiescence
+    alpha_beta: "alphabeta", "AlphaBeta"; // +stage-04-alphabeta
     /// Search captures past the horizon until the position is quiet.
-    quiescence: "quiescence", "Quiescence";
-    // ANCHOR_END: stage-05-quiescence
-    // ANCHOR: stage-06-iterative
+    quiescence: "quiescence", "Quiescence"; // +stage-05-quiescence
     /// Search depth 1, 2, 3, ... and search the previous PV first.
-    iterative_deepening: "iterative", "IterativeDeepening";
-    // ANCHOR_END: stage-06-iterative
-    // ANCHOR: stage-07-mvvlva
+    iterative_deepening: "iterative", "IterativeDeepening"; // +stage-06-iterative
     /// Captures first: most valuable victim, least valuable attacker.
-    mvv_lva: "mvvlva", "MvvLva";
-    // ANCHOR_END: stage-07-mvvlva
+    mvv_lva: "mvvlva", "MvvLva"; // +stage-07-mvvlva
     // ANCHOR: stage-08-tt
     /// Remember positions in the transposition table.
     tt: "tt", "TranspositionTable";
@@ -65,10 +57,8 @@ techniques! {
     /// Order the remaining quiet moves by their history.
     history: "history", "History";
     // ANCHOR_END: stage-10-history
-    // ANCHOR: stage-11-pvs
     /// Principal variation search: null windows for all but the first move.
-    pvs: "pvs", "PVS";
-    // ANCHOR_END: stage-11-pvs
+    pvs: "pvs", "PVS"; // +stage-11-pvs
     // ANCHOR: stage-12-nullmove
     /// Null-move pruning: pass, and cut off if the opponent still can't
     /// reach beta.

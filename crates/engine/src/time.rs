@@ -84,10 +84,8 @@ impl Limits {
             nodes: go.nodes,
             infinite: go.infinite,
             searchmoves: go.searchmoves.as_slice().into(),
-            // ANCHOR: stage-06-iterative--from-go
-            time: None,
-            mate: go.mate,
-            // ANCHOR_END: stage-06-iterative--from-go
+            time: None,    // +stage-06-iterative
+            mate: go.mate, // +stage-06-iterative
         }
     }
 

@@ -83,13 +83,9 @@ pub struct Uci {
     #[cfg(test)]
     panic_in_search: bool,
     // ANCHOR_END: stage-03-negamax--state
-    // ANCHOR: stage-06-iterative--state
-    move_overhead_ms: u64,
-    // ANCHOR_END: stage-06-iterative--state
-    // ANCHOR: stage-08-tt--state
+    move_overhead_ms: u64, // +stage-06-iterative
     /// The `Hash` option, in megabytes.
-    hash_mb: usize,
-    // ANCHOR_END: stage-08-tt--state
+    hash_mb: usize, // +stage-08-tt
 }
 
 impl Uci {
@@ -111,12 +107,8 @@ impl Uci {
             #[cfg(test)]
             panic_in_search: false,
             // ANCHOR_END: stage-03-negamax--new
-            // ANCHOR: stage-06-iterative--new
-            move_overhead_ms: OVERHEAD_DEFAULT_MS,
-            // ANCHOR_END: stage-06-iterative--new
-            // ANCHOR: stage-08-tt--new
-            hash_mb: DEFAULT_HASH_MB,
-            // ANCHOR_END: stage-08-tt--new
+            move_overhead_ms: OVERHEAD_DEFAULT_MS, // +stage-06-iterative
+            hash_mb: DEFAULT_HASH_MB,              // +stage-08-tt
         }
     }
 
@@ -162,9 +154,7 @@ impl Uci {
             "position" => self.position(args),
             "go" => self.go(args),
             "setoption" => self.setoption(args),
-            // ANCHOR: stage-06-iterative--dispatch
-            "ponderhit" => self.ponderhit(),
-            // ANCHOR_END: stage-06-iterative--dispatch
+            "ponderhit" => self.ponderhit(), // +stage-06-iterative
             // `stop` finds nothing running: whatever ran was stopped before
             // the command was handed to us. We have no debug output, and
             // nothing to register.
@@ -347,10 +337,8 @@ impl Uci {
 pub const WHILE_SEARCHING: &[&str] = &[
     // A GUI may ask whether the engine is alive at any time.
     "isready",
-    // ANCHOR: stage-06-iterative--while-searching
     // It turns the running ponder search into a timed one.
-    "ponderhit",
-    // ANCHOR_END: stage-06-iterative--while-searching
+    "ponderhit", // +stage-06-iterative
 ];
 
 impl Uci {

@@ -7,6 +7,13 @@
 //! e.g. a Markdown chapter can show a Rust marker in a code block. In
 //! Markdown, lines inside fenced code blocks are never markers.
 //!
+//! A **line tag** is the marker of a one-line addition: a Rust line that
+//! ends in `// +stage-NN-slug` belongs to stage NN, together with the
+//! comment and attribute lines directly above it (its doc comment). Only
+//! the tag names the stage, so a one-line addition (a `use`, a field and
+//! its doc comment, a table row) costs no marker lines of its own; a
+//! snapshot drops the line before stage NN and the tag from NN on.
+//!
 //! Main keeps every marker. A snapshot has none: [`cut`] drops the blocks
 //! of later stages and `main-only` blocks, uncomments the REPLACED code the
 //! stage still has, and drops every marker line.
@@ -215,6 +222,8 @@ pub struct Line<'a> {
     pub hi: u32,
     /// Inside a `main-only` block.
     pub main_only: bool,
+    /// The line ends in a line tag (already cut off `text`).
+    pub tagged: bool,
 }
 
 impl Line<'_> {
@@ -297,10 +306,14 @@ impl Parsed<'_> {
         !self.blocks.is_empty()
     }
 
-    /// Whether the file contains any marker line at all (plain anchors
-    /// included): a snapshot must rewrite it.
+    /// Whether the file contains any marker line at all (plain anchors and
+    /// line tags included): a snapshot must rewrite it.
     pub fn has_markers(&self) -> bool {
-        self.has_blocks() || self.lines.iter().any(|l| l.role == Role::PlainMarker)
+        self.has_blocks()
+            || self
+                .lines
+                .iter()
+                .any(|l| l.role == Role::PlainMarker || l.tagged)
     }
 }
 
@@ -647,6 +660,42 @@ pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
             ));
         }
 
+        let mut text = text;
+        let mut tagged = false;
+        if role == Role::Content
+            && is_rust(path)
+            && let Some((code, name)) = line_tag(text)
+        {
+            match classify(name) {
+                Name::Stage { num, tag } if tag == name && num > lo => {
+                    // The line's doc comment and attributes come with it.
+                    for above in lines.iter_mut().rev() {
+                        let t = above.text.trim_start();
+                        let leading = t.starts_with("//") || t.starts_with("#[");
+                        if above.role != Role::Content
+                            || above.tagged
+                            || !leading
+                            || (above.lo, above.hi, above.main_only) != (lo, hi, main_only)
+                        {
+                            break;
+                        }
+                        above.lo = num;
+                    }
+                    text = code;
+                    tagged = true;
+                    line_lo = num;
+                }
+                _ => diags.push(Diag::error(
+                    path,
+                    lnum,
+                    format!(
+                        "line tag `+{name}`: a line tag names a stage (stage-NN-slug, no \
+                         --suffix) later than the blocks around it (stage {lo})"
+                    ),
+                )),
+            }
+        }
+
         lines.push(Line {
             text,
             eol,
@@ -654,6 +703,7 @@ pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
             lo: line_lo,
             hi,
             main_only: line_main_only,
+            tagged,
         });
     }
 
@@ -679,6 +729,23 @@ pub fn parse<'a>(path: &str, text: &'a str) -> Parsed<'a> {
         diags,
         near_misses,
     }
+}
+
+/// The opening of a line tag: `// +stage-NN-slug` at the end of a line.
+pub const LINE_TAG: &str = "// +";
+
+/// A line ending in a line tag: the line without it (and the blanks before
+/// it), and the stage name it gives. A line of nothing but a tag is not
+/// one (it would be a marker line after all).
+pub fn line_tag(line: &str) -> Option<(&str, &str)> {
+    let at = line.rfind(LINE_TAG)?;
+    let name = line[at + LINE_TAG.len()..].trim_end();
+    let code = line[..at].trim_end();
+    let is_name = name.starts_with("stage-")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    (is_name && !code.trim().is_empty() && code.len() < at).then_some((code, name))
 }
 
 /// An `ANCHOR`/`ANCHOR_END` pair of a file: a stage block, a `main-only`
@@ -1084,5 +1151,38 @@ mod tests {
         let src = "a\n```\n<!-- ANCHOR: stage-02-x -->\n```\nb\n";
         let parsed = parse("a.md", src);
         assert!(parsed.diags.is_empty() && parsed.blocks.is_empty());
+    }
+
+    #[test]
+    fn a_line_tag_adds_its_line_and_the_comments_above_it() {
+        let src = "struct S {\n    a: u8,\n    %%/ Doc of b.\n    #[allow(dead_code)]\n    \
+                   b: u8, %% +stage-03-c\n    c: u8,\n}\n";
+        assert_eq!(cut_rs(src, 2), "struct S {\n    a: u8,\n    c: u8,\n}\n");
+        assert_eq!(
+            cut_rs(src, 3),
+            "struct S {\n    a: u8,\n    %%/ Doc of b.\n    #[allow(dead_code)]\n    b: u8,\n    \
+             c: u8,\n}\n"
+        );
+        // A comment above a blank line is not the tagged line's.
+        let apart = "%% About a.\n\nuse a; %% +stage-02-b\n";
+        assert_eq!(cut_rs(apart, 1), "%% About a.\n");
+        let slashes = src.replace("%%", "//");
+        let parsed = parse("x.rs", &slashes);
+        assert!(parsed.has_markers() && !parsed.has_blocks());
+    }
+
+    #[test]
+    fn a_line_tag_must_name_a_later_stage_than_its_block() {
+        let errors = |src: &str| parse("x.rs", &src.replace("%%", "//")).diags.len();
+        assert_eq!(errors("fn a() {} %% +stage-02-a\n"), 0);
+        assert_eq!(errors("fn a() {} %% +stage-02-a--suffix\n"), 1);
+        let inside = "%% ANCHOR: stage-04-d\nfn a() {} %% +stage-03-c\n%% ANCHOR_END: stage-04-d\n";
+        assert_eq!(errors(inside), 1);
+        // Not tags: a line of nothing but the tag, a tag in Markdown.
+        assert_eq!(line_tag("    // +stage-02-a"), None);
+        assert_eq!(line_tag("a // +stage-02-a"), Some(("a", "stage-02-a")));
+        assert_eq!(line_tag("a // + stage-02-a"), None);
+        let md = parse("a.md", "text // +stage-02-a\n");
+        assert!(!md.lines[0].tagged);
     }
 }

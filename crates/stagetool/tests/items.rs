@@ -111,7 +111,9 @@ fn every_item_of_the_crates_ends_on_a_line_that_closes_it() {
         let lines: Vec<&str> = entry.text().expect("text").lines().collect();
         for item in items::items(&lines) {
             count += 1;
-            let (head, end) = (lines[item.head], lines[item.end].trim_end());
+            // A line tag (`// +stage-NN-slug`) is a comment, not the code.
+            let code = |l| markers::line_tag(l).map_or(l, |(code, _)| code);
+            let (head, end) = (lines[item.head], code(lines[item.end]).trim_end());
             let indent = |l: &str| l.len() - l.trim_start().len();
             let closes = if end.trim_start().starts_with('}') {
                 indent(end) == indent(head)

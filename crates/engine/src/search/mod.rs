@@ -90,11 +90,9 @@ pub enum NodeKind {
     /// A node searched with an open window: its score may be exact and its
     /// line part of the principal variation.
     Pv,
-    // ANCHOR: stage-11-pvs--kind
     /// A node searched with a null window, expected to fail high or low:
     /// its score is only a bound.
-    NonPv,
-    // ANCHOR_END: stage-11-pvs--kind
+    NonPv, // +stage-11-pvs
 }
 // ANCHOR: stage-11-pvs--child
 
@@ -156,11 +154,9 @@ pub struct Report {
     pub nodes: u64,
     pub elapsed_ms: u64,
     pub pv: Line,
-    // ANCHOR: stage-08-tt--report
     /// How full the transposition table is, in permille (`None` when the
     /// table is off).
-    pub hashfull: Option<u32>,
-    // ANCHOR_END: stage-08-tt--report
+    pub hashfull: Option<u32>, // +stage-08-tt
 }
 
 // ANCHOR: shared
@@ -170,18 +166,14 @@ pub struct Report {
 pub struct Shared {
     /// Set by `stop` or `quit`: abort as soon as possible.
     pub stop: AtomicBool,
-    // ANCHOR: stage-06-iterative--shared
     /// `go ponder`: the clock is not running yet, ignore the time budget until
     /// `ponderhit` clears this.
-    pub pondering: AtomicBool,
-    // ANCHOR_END: stage-06-iterative--shared
+    pub pondering: AtomicBool, // +stage-06-iterative
     /// The nodes the threads have searched so far, as far as they have
     /// told (each adds its count when it reports).
     nodes: AtomicU64,
-    // ANCHOR: stage-08-tt--shared
     /// What earlier searches learned, kept from move to move.
-    pub tt: TranspositionTable,
-    // ANCHOR_END: stage-08-tt--shared
+    pub tt: TranspositionTable, // +stage-08-tt
 }
 
 impl Shared {
@@ -238,17 +230,11 @@ pub struct Searcher {
     /// Are we still on the previous PV (every move so far was its move)?
     following_pv: bool,
     // ANCHOR_END: stage-06-iterative--searcher
-    // ANCHOR: stage-08-tt--searcher
     /// Which slot a new table entry takes, from `Params::tt_replace`.
-    replace: Replace,
-    // ANCHOR_END: stage-08-tt--searcher
-    // ANCHOR: stage-09-killers--searcher
-    killers: Killers,
-    // ANCHOR_END: stage-09-killers--searcher
-    // ANCHOR: stage-10-history--searcher
+    replace: Replace, // +stage-08-tt
+    killers: Killers, // +stage-09-killers
     /// Kept from move to move: what was good in this game stays good.
-    history: History,
-    // ANCHOR_END: stage-10-history--searcher
+    history: History, // +stage-10-history
     // ANCHOR: stage-12-nullmove--searcher
     /// Where in `keys` each null move of the current path landed: no
     /// repetition reaches back across a pass.
@@ -279,24 +265,14 @@ impl Searcher {
             keys: Vec::new(),
             root_index: 0,
             root_best: None,
-            // ANCHOR: stage-06-iterative--setup
-            prev_pv: Line::new(),
-            following_pv: false,
-            // ANCHOR_END: stage-06-iterative--setup
-            // ANCHOR: stage-08-tt--setup
-            replace: Replace::default(),
-            // ANCHOR_END: stage-08-tt--setup
-            // ANCHOR: stage-09-killers--setup
-            killers: Killers::new(MAX_PLY),
-            // ANCHOR_END: stage-09-killers--setup
-            // ANCHOR: stage-10-history--setup
-            history: History::new(params.history_max, params.history_by_piece != 0),
-            // ANCHOR_END: stage-10-history--setup
-            // ANCHOR: stage-12-nullmove--setup
-            null_moves: ArrayVec::new(),
-            null_searches: 0,
-            null_min_ply: 0,
-            // ANCHOR_END: stage-12-nullmove--setup
+            prev_pv: Line::new(),           // +stage-06-iterative
+            following_pv: false,            // +stage-06-iterative
+            replace: Replace::default(),    // +stage-08-tt
+            killers: Killers::new(MAX_PLY), // +stage-09-killers
+            history: History::new(params.history_max, params.history_by_piece != 0), // +stage-10-history
+            null_moves: ArrayVec::new(), // +stage-12-nullmove
+            null_searches: 0,            // +stage-12-nullmove
+            null_min_ply: 0,             // +stage-12-nullmove
         }
     }
 
@@ -374,11 +350,9 @@ impl Searcher {
         self.history
             .configure(p.history_max, p.history_by_piece != 0);
         // ANCHOR_END: stage-10-history--prepare
-        // ANCHOR: stage-12-nullmove--prepare
-        self.null_moves.clear();
-        self.null_searches = 0;
-        self.null_min_ply = 0;
-        // ANCHOR_END: stage-12-nullmove--prepare
+        self.null_moves.clear(); // +stage-12-nullmove
+        self.null_searches = 0; // +stage-12-nullmove
+        self.null_min_ply = 0; // +stage-12-nullmove
     }
 
     // ANCHOR: push-move

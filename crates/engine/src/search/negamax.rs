@@ -116,9 +116,7 @@ impl Searcher {
         let mut best = -INF;
         let mut move_count = 0;
         let mut child_pv = Line::new();
-        // ANCHOR: stage-10-history--tried
-        let mut quiets_tried = MoveList::new();
-        // ANCHOR_END: stage-10-history--tried
+        let mut quiets_tried = MoveList::new(); // +stage-10-history
         // REPLACED: stage-10-history
         // for mv in picker {
         // REPLACED_END: stage-10-history
@@ -126,9 +124,7 @@ impl Searcher {
         while let Some(mv) = picker.pick(self.techniques.history.then_some(&self.history)) {
             // ANCHOR_END: stage-10-history--pick
             move_count += 1;
-            // ANCHOR: stage-09-killers--quiet
-            let quiet = is_quiet(pos, mv);
-            // ANCHOR_END: stage-09-killers--quiet
+            let quiet = is_quiet(pos, mv); // +stage-09-killers
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
@@ -168,9 +164,7 @@ impl Searcher {
             }
             if score > best {
                 best = score;
-                // ANCHOR: stage-08-tt--best-move
-                best_move = Some(mv);
-                // ANCHOR_END: stage-08-tt--best-move
+                best_move = Some(mv); // +stage-08-tt
                 if kind == NodeKind::Root {
                     self.root_best = Some((mv, score));
                 }

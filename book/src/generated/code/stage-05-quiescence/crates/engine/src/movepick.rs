@@ -10,8 +10,6 @@
         }
         // ANCHOR_END: stage-05-quiescence--generate
         push_legal_moves(self.pos, &mut self.moves);
-        // ANCHOR: stage-05-quiescence--sort
         self.sort_by_victim();
-        // ANCHOR_END: stage-05-quiescence--sort
     }
     // ANCHOR_END: generate_rest

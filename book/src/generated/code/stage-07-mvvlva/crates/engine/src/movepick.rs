@@ -5,10 +5,8 @@
 /// next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {
-    // ANCHOR: stage-06-iterative--stage
     /// The previous iteration's best move here.
     PvMove,
-    // ANCHOR_END: stage-06-iterative--stage
     // ANCHOR: stage-07-mvvlva--stage
     /// Generate the captures and promotions, each with its MVV-LVA score.
     GenerateNoisy,
@@ -31,10 +29,8 @@ impl Stage {
         // ANCHOR: stage-06-iterative--path
         Stage::PvMove,
         // ANCHOR_END: stage-06-iterative--path
-        // ANCHOR: stage-07-mvvlva--path
         Stage::GenerateNoisy,
         Stage::Noisy,
-        // ANCHOR_END: stage-07-mvvlva--path
         Stage::GenerateRest,
         Stage::Rest,
         Stage::Done,
@@ -143,9 +139,7 @@ pub struct MovePicker<'a> {
         }
         // ANCHOR_END: stage-05-quiescence--generate
         push_legal_moves(self.pos, &mut self.moves);
-        // ANCHOR: stage-05-quiescence--sort
         self.sort_by_victim();
-        // ANCHOR_END: stage-05-quiescence--sort
     }
     // ANCHOR_END: generate_rest
 // …

@@ -6,11 +6,9 @@
 pub struct Shared {
     /// Set by `stop` or `quit`: abort as soon as possible.
     pub stop: AtomicBool,
-    // ANCHOR: stage-06-iterative--shared
     /// `go ponder`: the clock is not running yet, ignore the time budget until
     /// `ponderhit` clears this.
     pub pondering: AtomicBool,
-    // ANCHOR_END: stage-06-iterative--shared
     /// The nodes the threads have searched so far, as far as they have
     /// told (each adds its count when it reports).
     nodes: AtomicU64,

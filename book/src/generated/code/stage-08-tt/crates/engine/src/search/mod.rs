@@ -6,18 +6,14 @@
 pub struct Shared {
     /// Set by `stop` or `quit`: abort as soon as possible.
     pub stop: AtomicBool,
-    // ANCHOR: stage-06-iterative--shared
     /// `go ponder`: the clock is not running yet, ignore the time budget until
     /// `ponderhit` clears this.
     pub pondering: AtomicBool,
-    // ANCHOR_END: stage-06-iterative--shared
     /// The nodes the threads have searched so far, as far as they have
     /// told (each adds its count when it reports).
     nodes: AtomicU64,
-    // ANCHOR: stage-08-tt--shared
     /// What earlier searches learned, kept from move to move.
     pub tt: TranspositionTable,
-    // ANCHOR_END: stage-08-tt--shared
 }
 
 impl Shared {

@@ -107,9 +107,7 @@
             }
             if score > best {
                 best = score;
-                // ANCHOR: stage-08-tt--best-move
                 best_move = Some(mv);
-                // ANCHOR_END: stage-08-tt--best-move
                 if kind == NodeKind::Root {
                     self.root_best = Some((mv, score));
                 }

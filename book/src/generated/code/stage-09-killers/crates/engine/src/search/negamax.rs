@@ -5,9 +5,7 @@
         let mut child_pv = Line::new();
         for mv in picker {
             move_count += 1;
-            // ANCHOR: stage-09-killers--quiet
             let quiet = is_quiet(pos, mv);
-            // ANCHOR_END: stage-09-killers--quiet
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
@@ -27,9 +25,7 @@
             }
             if score > best {
                 best = score;
-                // ANCHOR: stage-08-tt--best-move
                 best_move = Some(mv);
-                // ANCHOR_END: stage-08-tt--best-move
                 if kind == NodeKind::Root {
                     self.root_best = Some((mv, score));
                 }
