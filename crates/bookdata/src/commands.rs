@@ -19,7 +19,9 @@
 //! the reader sees: `# long: an SPRT, hours on one core`) runs only with
 //! `--long`. Without it each of its commands is checked instead, in the
 //! same place of the run (`git` and `cd` run as written, since what follows
-//! depends on them): `scripts/sprt …` as `scripts/sprt --dry-run …`,
+//! depends on them, but `git apply PATCH` as `git apply --check PATCH`, so
+//! that the tree stays as the build the checks use): `scripts/sprt …` as
+//! `scripts/sprt --dry-run …`,
 //! `cargo run … -- ARGS` as `cargo run … -- ARGS --help`, anything else with
 //! `--help` added (before a `--`): clap reads every flag before `--help`,
 //! so a flag that does not exist still fails.
@@ -567,6 +569,14 @@ pub fn check_form(text: &str) -> Result<String, String> {
     let Some(program) = words.first().cloned() else {
         return Err("an empty command".into());
     };
+    if program == "git" && words.get(1).is_some_and(|w| w == "apply") {
+        // A change to try (an answer's patch): checked that it applies,
+        // so the commands after it are checked against the build as it is.
+        if !words.iter().any(|w| w == "--check") {
+            words.insert(2, "--check".into());
+        }
+        return Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
+    }
     if program == "git" || program == "cd" {
         // Quick, and what follows depends on them: typed as written.
         return Ok(text.to_string());
@@ -1785,6 +1795,14 @@ mod tests {
             "cargo fuzz run movegen --help -- -max_total_time=60"
         );
         assert_eq!(check_form("scripts/test").unwrap(), "scripts/test --help");
+        assert_eq!(
+            check_form("git apply book/src/answers/stage-07-mvvlva-1.patch").unwrap(),
+            "git apply --check book/src/answers/stage-07-mvvlva-1.patch"
+        );
+        assert_eq!(
+            check_form("git checkout -- crates").unwrap(),
+            "git checkout -- crates"
+        );
         assert_eq!(
             check_form("git checkout main   # back").unwrap(),
             "git checkout main   # back"

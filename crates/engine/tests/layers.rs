@@ -14,7 +14,9 @@ const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 fn stack() -> Vec<String> {
     let lib = fs::read_to_string(Path::new(SRC).join("lib.rs")).expect("lib.rs is readable");
     lib.lines()
-        .filter_map(|line| line.trim().strip_prefix("pub mod "))
+        // A stage's line tag (`// +stage-NN-slug`) may follow the `;`.
+        .map(|line| line.split("//").next().unwrap_or(line).trim())
+        .filter_map(|line| line.strip_prefix("pub mod "))
         .filter_map(|rest| rest.strip_suffix(';'))
         .map(str::to_string)
         .collect()

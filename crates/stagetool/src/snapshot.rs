@@ -21,7 +21,8 @@ pub struct Origin {
 }
 
 /// Whether `path` belongs to the snapshot of stage `n` at all (manifests,
-/// chapters and generated book files of later stages do not).
+/// chapters, generated book files and answer pages of later stages do
+/// not).
 pub fn path_in_stage(path: &str, n: u32, omitted_chapters: &BTreeSet<String>) -> bool {
     if let Some((num, _)) = manifest_name(path)
         && num > n
@@ -31,7 +32,10 @@ pub fn path_in_stage(path: &str, n: u32, omitted_chapters: &BTreeSet<String>) ->
     if omitted_chapters.contains(path) {
         return false;
     }
-    if let Some(rest) = path.strip_prefix("book/src/generated/") {
+    // Generated files and answers to the challenges are named after the
+    // stage they belong to.
+    let staged = ["book/src/generated/", "book/src/answers/"];
+    if let Some(rest) = staged.iter().find_map(|dir| path.strip_prefix(dir)) {
         for part in rest.split('/') {
             if let Some(num) = stage_prefix(part)
                 && num > n
@@ -263,7 +267,7 @@ pub fn build_with_diags(
     for (path, file) in files {
         let mut lines = file.clean;
         if path == "book/src/SUMMARY.md" {
-            lines.retain(|l| !links_to_omitted(&l.text, &omitted));
+            lines.retain(|l| !links_to_omitted(&l.text, n, &omitted));
         }
         let mut new = markers::render(&lines);
         if path == "Cargo.toml" {
@@ -307,10 +311,11 @@ pub fn build_with_diags(
     Ok((snap, diags))
 }
 
-/// Whether a SUMMARY.md line links to an omitted chapter.
-fn links_to_omitted(line: &str, omitted: &BTreeSet<String>) -> bool {
+/// Whether a SUMMARY.md line links to a page the snapshot of stage `n`
+/// leaves out (a later chapter, or the answers to one).
+fn links_to_omitted(line: &str, n: u32, omitted: &BTreeSet<String>) -> bool {
     link_targets(line).iter().any(|target| {
-        normalize(&format!("book/src/{target}")).is_some_and(|p| omitted.contains(&p))
+        normalize(&format!("book/src/{target}")).is_some_and(|p| !path_in_stage(&p, n, omitted))
     })
 }
 

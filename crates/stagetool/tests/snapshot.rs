@@ -539,3 +539,41 @@ fn an_empty_anchor_becomes_an_empty_range_that_the_check_catches() {
     assert!(text(&s2, "book/src/ch01-one.md").contains("f.rs:2:2}}"));
     assert!(stagetool::book::check_includes(&s2).is_empty());
 }
+
+#[test]
+fn answers_to_a_later_chapter_are_not_in_the_snapshot() {
+    let mut tree = common::tree();
+    let answers = [
+        "book/src/answers/stage-02-two.md",
+        "book/src/answers/stage-02-two-1.patch",
+        "book/src/answers/stage-03-three.md",
+    ];
+    for path in answers {
+        tree.files
+            .insert(path.into(), Entry::file(format!("{path}\n")));
+    }
+    let summary = format!(
+        "{}- [Answers](answers.md)\n  - [Two](answers/stage-02-two.md)\n  \
+         - [Three](answers/stage-03-three.md)\n",
+        common::SUMMARY
+    );
+    tree.files
+        .insert("book/src/SUMMARY.md".into(), Entry::file(summary));
+    tree.files
+        .insert("book/src/answers.md".into(), Entry::file("# Answers\n"));
+    let (manifests, diags) = manifest::load(&tree);
+    assert!(diags.is_empty(), "{diags:?}");
+    let s = snapshot::build(&tree, &manifests, 2, &origin())
+        .expect("snapshot builds")
+        .tree;
+    let kept: Vec<&str> = answers
+        .into_iter()
+        .filter(|p| s.files.contains_key(*p))
+        .collect();
+    assert_eq!(kept, answers[..2]);
+    assert!(s.files.contains_key("book/src/answers.md"));
+    let summary = text(&s, "book/src/SUMMARY.md");
+    assert!(summary.contains("(answers/stage-02-two.md)"), "{summary}");
+    assert!(!summary.contains("stage-03-three.md"), "{summary}");
+    assert!(!summary.contains("ch03-three.md"), "{summary}");
+}
