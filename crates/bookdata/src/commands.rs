@@ -575,13 +575,10 @@ pub fn check_form(text: &str) -> Result<String, String> {
         if !words.iter().any(|w| w == "--check") {
             words.insert(2, "--check".into());
         }
-        return Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "));
-    }
-    if program == "git" || program == "cd" {
+    } else if program == "git" || program == "cd" {
         // Quick, and what follows depends on them: typed as written.
         return Ok(text.to_string());
-    }
-    if program == "scripts/sprt" {
+    } else if program == "scripts/sprt" {
         if !words.iter().any(|w| w == "--dry-run") {
             words.insert(1, "--dry-run".into());
         }
