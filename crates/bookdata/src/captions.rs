@@ -72,16 +72,30 @@ pub fn check_book(root: &Path) -> Result<Report, String> {
         let Some(text) = files.text(&chapter) else {
             continue;
         };
-        let stage = manifests
-            .iter()
-            .find(|m| format!("{BOOK_SRC}/{}", m.chapter) == chapter)
-            .map(|m| m.id);
-        let (listings, problems) = check_chapter(&chapter, &text, stage);
+        let (listings, problems) =
+            check_chapter(&chapter, &text, listing_number(&manifests, &chapter));
         report.chapters += 1;
         report.listings += listings;
         report.problems.extend(problems);
     }
     Ok(report)
+}
+
+/// The number a chapter's listings carry: a stage's chapter (named by its
+/// manifest's `chapter`) numbers them with the stage's id (`Listing 4.2`),
+/// the page of answers to its challenges (`answers/stage-04-alphabeta.md`)
+/// with `A` and the id (`Listing A4.1`); `None` for the other chapters,
+/// which choose a capital letter of their own.
+fn listing_number(manifests: &[meta::manifest::Manifest], chapter: &str) -> Option<String> {
+    manifests.iter().find_map(|m| {
+        if format!("{BOOK_SRC}/{}", m.chapter) == chapter {
+            Some(m.id.to_string())
+        } else if format!("{BOOK_SRC}/answers/{}.md", m.tag) == chapter {
+            Some(format!("A{}", m.id))
+        } else {
+            None
+        }
+    })
 }
 
 /// A fenced code block of a chapter.
@@ -192,7 +206,7 @@ fn backticked(text: &str) -> Vec<&str> {
 /// Checks one chapter (`chapter` is its path from the repository root);
 /// `stage` is the stage whose chapter it is, if any. Returns the number of
 /// listings and the problems.
-pub fn check_chapter(chapter: &str, text: &str, stage: Option<u32>) -> (usize, Vec<Problem>) {
+pub fn check_chapter(chapter: &str, text: &str, number: Option<String>) -> (usize, Vec<Problem>) {
     let lines: Vec<&str> = text.lines().collect();
     let mut problems = Vec::new();
     let mut problem = |line: usize, message: String| {
@@ -216,7 +230,7 @@ pub fn check_chapter(chapter: &str, text: &str, stage: Option<u32>) -> (usize, V
     }
     // Captions are numbered in order, whatever they caption.
     let mut expected_count = 1;
-    let mut chapter_number: Option<String> = stage.map(|id| id.to_string());
+    let mut chapter_number = number;
     for (index, line) in lines.iter().enumerate() {
         if in_code[index] || !line.trim_start().starts_with("*Listing ") {
             continue;
@@ -319,7 +333,7 @@ mod tests {
     const CHAPTER: &str = "book/src/ch04-alphabeta.md";
 
     fn messages(text: &str, stage: Option<u32>) -> Vec<String> {
-        check_chapter(CHAPTER, text, stage)
+        check_chapter(CHAPTER, text, stage.map(|id| id.to_string()))
             .1
             .iter()
             .map(|p| p.to_string())
@@ -346,7 +360,7 @@ mod tests {
             ```sh\n\
             cargo run --release -- bench --compare 3 4\n\
             ```\n";
-        assert_eq!(check_chapter(CHAPTER, text, Some(4)), (2, vec![]));
+        assert_eq!(check_chapter(CHAPTER, text, Some("4".into())), (2, vec![]));
     }
 
     #[test]
@@ -430,7 +444,7 @@ mod tests {
         // path does not.
         let good = "*Listing 4.1 · `crates/engine/src/search/negamax.rs`, `negamax`*\n";
         assert_eq!(
-            check_chapter(CHAPTER, &format!("{good}{fence}"), Some(4)),
+            check_chapter(CHAPTER, &format!("{good}{fence}"), Some("4".into())),
             (1, vec![])
         );
         let bad = "*Listing 4.1 · `book/src/generated/code/stage-04-alphabeta/crates/engine/src/\
@@ -448,6 +462,6 @@ mod tests {
         // A fence inside a longer fence, and caption-like text in code.
         let text = "````markdown\n*Listing 9.9 · `x`*\n```rust\n\
             {{#include ../../crates/x.rs:f}}\n```\n````\n";
-        assert_eq!(check_chapter(CHAPTER, text, Some(4)), (0, vec![]));
+        assert_eq!(check_chapter(CHAPTER, text, Some("4".into())), (0, vec![]));
     }
 }

@@ -149,7 +149,31 @@ pub fn documents(root: &Path) -> Vec<String> {
         .collect();
     rest.sort();
     order.extend(rest);
+    answers_after_chapters(root, &mut order);
     order
+}
+
+/// Moves each answers page (`book/src/answers/stage-NN-slug.md`, the
+/// appendix at the end of `SUMMARY.md`) to right after the chapter of its
+/// stage: its blocks type their commands in that stage's checkout, which
+/// the chapter's last block has just built, so they need no build of
+/// their own.
+fn answers_after_chapters(root: &Path, order: &mut Vec<String>) {
+    let Ok(manifests) = meta::manifest::read_dir(&root.join("stages")) else {
+        return;
+    };
+    for manifest in &manifests {
+        let answers = format!("book/src/answers/{}.md", manifest.tag);
+        let chapter = format!("book/src/{}", manifest.chapter);
+        let Some(from) = order.iter().position(|p| *p == answers) else {
+            continue;
+        };
+        let page = order.remove(from);
+        match order.iter().position(|p| *p == chapter) {
+            Some(at) => order.insert(at + 1, page),
+            None => order.insert(from, page),
+        }
+    }
 }
 
 /// Whether a fence's language is a shell's.
@@ -380,6 +404,8 @@ pub struct Shape {
     /// It needs more lines: an open quote, a final `\`, `|`, `&&` or `||`,
     /// or a here-document without its last line.
     pub open: bool,
+    /// The text of its comments, `#` and the space after it dropped.
+    pub comment: String,
 }
 
 /// Read `text` as bash would read one command (only what the runner
@@ -467,11 +493,17 @@ pub fn shape(text: &str) -> Shape {
                 None => out.open = true,
             },
             '#' if !in_word => {
+                let mut comment = String::new();
                 for d in chars.by_ref() {
                     if d == '\n' {
                         break;
                     }
+                    comment.push(d);
                 }
+                if !out.comment.is_empty() {
+                    out.comment.push('\n');
+                }
+                out.comment.push_str(comment.trim());
                 finish(&mut word, &mut in_word, &mut out.words);
                 in_heredoc = !heredocs.is_empty();
                 continue;
@@ -593,6 +625,15 @@ pub fn check_form(text: &str) -> Result<String, String> {
         words.push("--help".into());
     }
     Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+}
+
+/// Whether a command shows a failure on purpose: its comment starts with
+/// `fails` (`cargo test -p engine --test search   # fails: the mate tests`),
+/// as an answer that breaks a test does. When it runs it must end with an
+/// error of its own (not be stopped over its budget), and its output is
+/// shown like any other's.
+pub fn expects_failure(text: &str) -> bool {
+    shape(text).comment.starts_with("fails")
 }
 
 /// The build a command does before it runs, to be done outside its
@@ -1339,7 +1380,7 @@ struct Shell {
     logs: PathBuf,
     budget: Duration,
     /// (state, directory, command) -> (exit ok, stdout).
-    memo: BTreeMap<(String, PathBuf, String), (bool, String)>,
+    memo: BTreeMap<(String, PathBuf, String), Ran>,
     /// Commands run (builds not counted), and given from the memo.
     count: usize,
     reused: usize,
@@ -1353,10 +1394,13 @@ struct Shell {
 }
 
 /// What one command did.
+#[derive(Clone)]
 struct Ran {
     ok: bool,
     stdout: String,
     why: String,
+    /// It ended by itself (with any exit status), not stopped over its budget.
+    exited: bool,
 }
 
 impl Shell {
@@ -1415,31 +1459,25 @@ impl Shell {
                         ok: true,
                         stdout: String::new(),
                         why: String::new(),
+                        exited: true,
                     }
                 }
                 _ => Ran {
                     ok: false,
                     stdout: String::new(),
                     why: format!("cd: no directory {}", to.display()),
+                    exited: true,
                 },
             };
         }
         let key = reusable(text).then(|| (self.state(), self.cwd.clone(), text.to_string()));
-        if let Some((ok, stdout)) = key.as_ref().and_then(|k| self.memo.get(k)) {
+        if let Some(before) = key.as_ref().and_then(|k| self.memo.get(k)) {
             self.reused += 1;
             progress(&format!(
                 "$ {}   (same state as before: not run again)",
                 first_line(text)
             ));
-            return Ran {
-                ok: *ok,
-                stdout: stdout.clone(),
-                why: if *ok {
-                    String::new()
-                } else {
-                    "failed before".into()
-                },
-            };
+            return before.clone();
         }
         if let Some(build) = build_first(text) {
             progress(&format!("  (build first: {build})"));
@@ -1450,10 +1488,11 @@ impl Shell {
         let mut ran = self.spawn(text, self.budget, "run");
         if let Some(moved) = self.moved_tags() {
             ran.ok = false;
+            ran.exited = false;
             ran.why = moved;
         }
         if let Some(key) = key {
-            self.memo.insert(key, (ran.ok, ran.stdout.clone()));
+            self.memo.insert(key, ran.clone());
         }
         ran
     }
@@ -1473,6 +1512,7 @@ impl Shell {
                 ok: false,
                 stdout: String::new(),
                 why: format!("cannot write logs in {}", self.logs.display()),
+                exited: false,
             };
         };
         let started = Instant::now();
@@ -1497,6 +1537,7 @@ impl Shell {
                     ok: false,
                     stdout: String::new(),
                     why: format!("cannot run bash: {e}"),
+                    exited: false,
                 };
             }
         };
@@ -1559,7 +1600,12 @@ impl Shell {
                 stem.with_extension("log").display()
             )
         };
-        Ran { ok, stdout, why }
+        Ran {
+            ok,
+            stdout,
+            why,
+            exited: status.is_some(),
+        }
     }
 }
 
@@ -1660,7 +1706,16 @@ fn run_block(
             cmd.text.clone()
         };
         let ran = shell.type_command(&text, progress);
-        if !ran.ok {
+        if !check_only && expects_failure(&cmd.text) {
+            if ran.ok || !ran.exited {
+                let why = if ran.ok {
+                    "succeeded, but its comment says it fails".to_string()
+                } else {
+                    ran.why
+                };
+                return Outcome::Failed(format!("line {}: {why}", cmd.line));
+            }
+        } else if !ran.ok {
             return Outcome::Failed(format!("line {}: {}", cmd.line, ran.why));
         }
         outputs.push(ran.stdout);
@@ -1875,6 +1930,19 @@ mod tests {
         let loose = "text\n\n{{#include generated/stage-03-negamax-bench.out.md}}\n";
         let (_, problems) = blocks_of("book/src/ch03.md", loose);
         assert_eq!(problems.len(), 1);
+    }
+
+    #[test]
+    fn a_comment_saying_fails_expects_an_error() {
+        assert!(expects_failure(
+            "cargo test -p engine --test search   # fails: four tests"
+        ));
+        assert!(expects_failure(
+            "cargo test -q \\\n    --test board # fails"
+        ));
+        assert!(!expects_failure("cargo test -p engine --test search"));
+        assert!(!expects_failure("cargo run -- bench   # then it fails"));
+        assert!(!expects_failure("echo '# fails'"));
     }
 
     #[test]
