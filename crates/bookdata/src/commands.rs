@@ -26,6 +26,12 @@
 //! `--help` added (before a `--`): clap reads every flag before `--help`,
 //! so a flag that does not exist still fails.
 //!
+//! **Order and failures.** A page of answers (`book/src/answers/stage-NN-slug.md`)
+//! runs right after the chapter of its stage, whose checkout is then built
+//! (see [`documents`]); with `--only` the runner makes the stage tags
+//! first. A command commented `# fails` must end with an error
+//! ([`expects_failure`]).
+//!
 //! **Shown output.** An include of `generated/stage-NN-slug-NAME.out.md`
 //! on the first non-blank line after a block binds the block's output to
 //! that file: the runner writes the standard output of the block's commands
@@ -86,6 +92,9 @@ pub const LONG_MARKER: &str = "# long:";
 
 /// The ending of a generated file that holds a block's output.
 pub const OUTPUT_SUFFIX: &str = ".out.md";
+
+/// The command that makes the stage tags on main.
+const STAGE_TAGS: &str = "scripts/stages tag";
 
 /// Where everything the runner keeps goes, below the repository root.
 pub const WORK_DIR: &str = "target/book-commands";
@@ -1172,6 +1181,15 @@ pub fn run(
         cpu: 0.0,
         tags: BTreeMap::new(),
     };
+    if !options.only.is_empty() {
+        // The files left out would have made the stage tags (chapter 1's
+        // first block does), and the blocks kept may check a stage out.
+        progress("--- (--only: the stage tags first, as chapter 1 makes them)");
+        let ran = shell.type_command(STAGE_TAGS, progress);
+        if !ran.ok {
+            return Err(format!("`{STAGE_TAGS}` in the clone: {}", ran.why));
+        }
+    }
     let mut failed_file: Option<String> = None;
     for block in blocks {
         let started = Instant::now();
