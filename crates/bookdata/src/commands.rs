@@ -1653,9 +1653,10 @@ impl Shell {
 
 /// The variables of this process's environment that a reader's terminal
 /// doesn't have: the clone's own `target` (the shared directory) is where a
-/// reader's build goes and where the scripts look, and its profiles are the
+/// reader's build goes and where the scripts look, its profiles are the
 /// ones of [`write_cargo_config`], not the `CARGO_PROFILE_*` overrides that
-/// `scripts/test` sets for its own builds.
+/// `scripts/test` sets for its own builds, and a failing test prints no
+/// backtrace unless `RUST_BACKTRACE` asks for one.
 fn reader_env_removed() -> Vec<std::ffi::OsString> {
     let mut keys: Vec<std::ffi::OsString> = std::env::vars_os()
         .map(|(key, _)| key)
@@ -1666,6 +1667,7 @@ fn reader_env_removed() -> Vec<std::ffi::OsString> {
         .collect();
     keys.push("CARGO_TARGET_DIR".into());
     keys.push("CARGO_BUILD_TARGET_DIR".into());
+    keys.push("RUST_BACKTRACE".into());
     keys
 }
 
