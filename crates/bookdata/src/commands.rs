@@ -415,6 +415,8 @@ pub struct Shape {
     pub open: bool,
     /// The text of its comments, `#` and the space after it dropped.
     pub comment: String,
+    /// The file of a `< FILE` redirection of its standard input.
+    pub stdin: Option<String>,
 }
 
 /// Read `text` as bash would read one command (only what the runner
@@ -565,6 +567,23 @@ pub fn shape(text: &str) -> Shape {
                 heredocs.push(delimiter);
                 continue;
             }
+            '<' => {
+                // `< FILE`: standard input from a file, not a word.
+                finish(&mut word, &mut in_word, &mut out.words);
+                while chars.peek() == Some(&' ') {
+                    chars.next();
+                }
+                let mut file = String::new();
+                while let Some(&d) = chars.peek() {
+                    if d.is_whitespace() || ";|&<>()".contains(d) {
+                        break;
+                    }
+                    chars.next();
+                    file.push(d);
+                }
+                out.stdin = Some(file);
+                continue;
+            }
             _ => {
                 in_word = true;
                 word.push(c);
@@ -633,7 +652,12 @@ pub fn check_form(text: &str) -> Result<String, String> {
     } else {
         words.push("--help".into());
     }
-    Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+    let mut check = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+    if let Some(file) = &shape.stdin {
+        // Kept, so that a missing file fails the check too.
+        check.push_str(&format!(" < {}", quote(file)));
+    }
+    Ok(check)
 }
 
 /// Whether a command shows a failure on purpose: its comment starts with
@@ -1961,6 +1985,21 @@ mod tests {
         assert!(!expects_failure("cargo test -p engine --test search"));
         assert!(!expects_failure("cargo run -- bench   # then it fails"));
         assert!(!expects_failure("echo '# fails'"));
+    }
+
+    #[test]
+    fn standard_input_from_a_file_is_no_word_and_stays_in_the_check() {
+        let s = shape("cargo run --release < book/src/answers/stage-09-killers-3.uci");
+        assert_eq!(s.words, vec!["cargo", "run", "--release"]);
+        assert_eq!(
+            s.stdin.as_deref(),
+            Some("book/src/answers/stage-09-killers-3.uci")
+        );
+        assert!(!s.compound && !s.open);
+        assert_eq!(
+            check_form("cargo run --release <session.uci").unwrap(),
+            "cargo run --release -- --help < session.uci"
+        );
     }
 
     #[test]
