@@ -1450,8 +1450,11 @@ impl Shell {
     fn state(&self) -> String {
         let head = git(&self.cwd, &["rev-parse", "HEAD"]).unwrap_or_default();
         let status = git(&self.cwd, &["status", "--porcelain"]).unwrap_or_default();
+        // What the changes are, not only which files they touch: two
+        // answers' patches of the same file are two states.
+        let changes = git(&self.cwd, &["diff", "HEAD"]).unwrap_or_default();
         let refs = git(&self.cwd, &["show-ref"]).unwrap_or_default();
-        format!("{head}\n{status}\n{refs}")
+        format!("{head}\n{status}\n{changes}\n{refs}")
     }
 
     /// Which stage tags the last command moved, if any (and remember the
