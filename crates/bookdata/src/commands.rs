@@ -550,38 +550,14 @@ pub fn shape(text: &str) -> Shape {
                 if chars.peek() == Some(&'-') {
                     chars.next();
                 }
-                while chars.peek() == Some(&' ') {
-                    chars.next();
-                }
-                let mut delimiter = String::new();
-                while let Some(&d) = chars.peek() {
-                    if d.is_whitespace() || ";|&<>()".contains(d) {
-                        break;
-                    }
-                    chars.next();
-                    if !matches!(d, '\'' | '"' | '\\') {
-                        delimiter.push(d);
-                    }
-                }
                 out.compound = true;
-                heredocs.push(delimiter);
+                heredocs.push(operand(&mut chars));
                 continue;
             }
             '<' => {
                 // `< FILE`: standard input from a file, not a word.
                 finish(&mut word, &mut in_word, &mut out.words);
-                while chars.peek() == Some(&' ') {
-                    chars.next();
-                }
-                let mut file = String::new();
-                while let Some(&d) = chars.peek() {
-                    if d.is_whitespace() || ";|&<>()".contains(d) {
-                        break;
-                    }
-                    chars.next();
-                    file.push(d);
-                }
-                out.stdin = Some(file);
+                out.stdin = Some(operand(&mut chars));
                 continue;
             }
             _ => {
@@ -594,6 +570,25 @@ pub fn shape(text: &str) -> Shape {
     finish(&mut word, &mut in_word, &mut out.words);
     out.open |= !heredocs.is_empty() || last_operator;
     out
+}
+
+/// The word after a redirection (`<< END`, `< FILE`): blanks skipped, up
+/// to the next blank or operator, quotes dropped.
+fn operand(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    while chars.peek() == Some(&' ') {
+        chars.next();
+    }
+    let mut word = String::new();
+    while let Some(&d) = chars.peek() {
+        if d.is_whitespace() || ";|&<>()".contains(d) {
+            break;
+        }
+        chars.next();
+        if !matches!(d, '\'' | '"' | '\\') {
+            word.push(d);
+        }
+    }
+    word
 }
 
 /// Whether `text` is a whole command.
