@@ -27,8 +27,8 @@ use engine::eval::evaluate;
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::Files;
 use crate::Stage;
-use crate::generate::Files;
 // ANCHOR_END: main-only
 
 /// The comparison of stage `id` with the one before it, if recorded.

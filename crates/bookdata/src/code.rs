@@ -20,8 +20,8 @@ use std::path::Path;
 
 use meta::includes::Dir;
 
+use crate::Files;
 use crate::GENERATED_DIR;
-use crate::generate::Files;
 
 /// Where the cut excerpts are, below the generated directory.
 pub const DIR: &str = "code";

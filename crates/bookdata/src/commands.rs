@@ -415,6 +415,8 @@ pub struct Shape {
     pub open: bool,
     /// The text of its comments, `#` and the space after it dropped.
     pub comment: String,
+    /// The file of a `< FILE` redirection of its standard input.
+    pub stdin: Option<String>,
 }
 
 /// Read `text` as bash would read one command (only what the runner
@@ -565,6 +567,23 @@ pub fn shape(text: &str) -> Shape {
                 heredocs.push(delimiter);
                 continue;
             }
+            '<' => {
+                // `< FILE`: standard input from a file, not a word.
+                finish(&mut word, &mut in_word, &mut out.words);
+                while chars.peek() == Some(&' ') {
+                    chars.next();
+                }
+                let mut file = String::new();
+                while let Some(&d) = chars.peek() {
+                    if d.is_whitespace() || ";|&<>()".contains(d) {
+                        break;
+                    }
+                    chars.next();
+                    file.push(d);
+                }
+                out.stdin = Some(file);
+                continue;
+            }
             _ => {
                 in_word = true;
                 word.push(c);
@@ -633,7 +652,12 @@ pub fn check_form(text: &str) -> Result<String, String> {
     } else {
         words.push("--help".into());
     }
-    Ok(words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" "))
+    let mut check = words.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ");
+    if let Some(file) = &shape.stdin {
+        // Kept, so that a missing file fails the check too.
+        check.push_str(&format!(" < {}", quote(file)));
+    }
+    Ok(check)
 }
 
 /// Whether a command shows a failure on purpose: its comment starts with
@@ -1426,8 +1450,11 @@ impl Shell {
     fn state(&self) -> String {
         let head = git(&self.cwd, &["rev-parse", "HEAD"]).unwrap_or_default();
         let status = git(&self.cwd, &["status", "--porcelain"]).unwrap_or_default();
+        // What the changes are, not only which files they touch: two
+        // answers' patches of the same file are two states.
+        let changes = git(&self.cwd, &["diff", "HEAD"]).unwrap_or_default();
         let refs = git(&self.cwd, &["show-ref"]).unwrap_or_default();
-        format!("{head}\n{status}\n{refs}")
+        format!("{head}\n{status}\n{changes}\n{refs}")
     }
 
     /// Which stage tags the last command moved, if any (and remember the
@@ -1629,9 +1656,10 @@ impl Shell {
 
 /// The variables of this process's environment that a reader's terminal
 /// doesn't have: the clone's own `target` (the shared directory) is where a
-/// reader's build goes and where the scripts look, and its profiles are the
+/// reader's build goes and where the scripts look, its profiles are the
 /// ones of [`write_cargo_config`], not the `CARGO_PROFILE_*` overrides that
-/// `scripts/test` sets for its own builds.
+/// `scripts/test` sets for its own builds, and a failing test prints no
+/// backtrace unless `RUST_BACKTRACE` asks for one.
 fn reader_env_removed() -> Vec<std::ffi::OsString> {
     let mut keys: Vec<std::ffi::OsString> = std::env::vars_os()
         .map(|(key, _)| key)
@@ -1642,6 +1670,7 @@ fn reader_env_removed() -> Vec<std::ffi::OsString> {
         .collect();
     keys.push("CARGO_TARGET_DIR".into());
     keys.push("CARGO_BUILD_TARGET_DIR".into());
+    keys.push("RUST_BACKTRACE".into());
     keys
 }
 
@@ -1961,6 +1990,21 @@ mod tests {
         assert!(!expects_failure("cargo test -p engine --test search"));
         assert!(!expects_failure("cargo run -- bench   # then it fails"));
         assert!(!expects_failure("echo '# fails'"));
+    }
+
+    #[test]
+    fn standard_input_from_a_file_is_no_word_and_stays_in_the_check() {
+        let s = shape("cargo run --release < book/src/answers/stage-09-killers-3.uci");
+        assert_eq!(s.words, vec!["cargo", "run", "--release"]);
+        assert_eq!(
+            s.stdin.as_deref(),
+            Some("book/src/answers/stage-09-killers-3.uci")
+        );
+        assert!(!s.compound && !s.open);
+        assert_eq!(
+            check_form("cargo run --release <session.uci").unwrap(),
+            "cargo run --release -- --help < session.uci"
+        );
     }
 
     #[test]

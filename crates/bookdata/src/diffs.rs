@@ -17,7 +17,7 @@ use stagetool::manifest::Stage;
 use stagetool::snapshot::{self, Origin};
 use stagetool::tree::Tree;
 
-use crate::generate::Files;
+use crate::Files;
 
 /// The sources whose changes the diffs show, below the repository root.
 pub const SOURCES: [&str; 2] = ["crates/engine/src/", "crates/cb2026/src/"];

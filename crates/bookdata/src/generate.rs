@@ -14,10 +14,7 @@ use std::path::Path;
 
 use crate::series::{self, CHECK_CAP, Series};
 use crate::tables::{self, Data};
-use crate::{GENERATED_DIR, Stage, chart, read_stages};
-
-/// Generated files by name (relative to `book/src/generated/`).
-pub type Files = BTreeMap<String, String>;
+use crate::{Files, GENERATED_DIR, Stage, chart, read_stages};
 
 /// Endings of the files this tool writes; a `stage-…` file in the
 /// generated directory with one of them that [`render`] does not produce is

@@ -70,6 +70,12 @@ pub fn default_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
+/// Generated files by name (relative to `book/src/generated/`): what the
+/// chapters' modules render and [`generate`] writes. It lives here, below
+/// every module, so that none of them has to import `generate`, which
+/// imports them.
+pub type Files = std::collections::BTreeMap<String, String>;
+
 /// Where the generated files live, below the repository root.
 pub const GENERATED_DIR: &str = "book/src/generated";
 
@@ -155,7 +161,75 @@ pub fn change(before: u64, after: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
     use super::*;
+
+    /// The modules of this crate (`src/NAME.rs`, `src/NAME/…`) and the
+    /// modules each one's code outside its tests names by `crate::NAME`.
+    fn imports() -> BTreeMap<String, BTreeSet<String>> {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files: Vec<(String, PathBuf)> = Vec::new();
+        for entry in std::fs::read_dir(&src).expect("src is readable").flatten() {
+            let path = entry.path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                continue;
+            };
+            if path.is_dir() {
+                for file in std::fs::read_dir(&path).expect("readable").flatten() {
+                    files.push((stem.to_string(), file.path()));
+                }
+            } else if stem != "lib" && stem != "main" {
+                files.push((stem.to_string(), path.clone()));
+            }
+        }
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (module, path) in files {
+            let text = std::fs::read_to_string(&path).expect("readable");
+            // A module's own tests may use anything.
+            let code = text.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+            let used = graph.entry(module.clone()).or_default();
+            for (at, _) in code.match_indices("crate::") {
+                let name: String = code[at + "crate::".len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                    .collect();
+                if !name.is_empty() && name != module {
+                    used.insert(name);
+                }
+            }
+        }
+        graph
+    }
+
+    /// A module that imports another must not be imported by it, directly
+    /// or around a circle: the modules form a stack a reader can take in
+    /// from the bottom, like the engine's (`crates/engine/tests/layers.rs`).
+    #[test]
+    fn no_module_imports_itself_around_a_circle() {
+        let graph = imports();
+        assert!(graph.contains_key("generate") && graph.contains_key("tables"));
+        for start in graph.keys() {
+            // Depth-first from `start`, with the path that led to each module.
+            let mut stack = vec![vec![start.clone()]];
+            let mut seen = BTreeSet::new();
+            while let Some(path) = stack.pop() {
+                let last = path.last().expect("a path has a module");
+                for next in graph.get(last).into_iter().flatten() {
+                    assert!(
+                        next != start,
+                        "import circle: {} -> {start}",
+                        path.join(" -> ")
+                    );
+                    if seen.insert(next.clone()) {
+                        let mut longer = path.clone();
+                        longer.push(next.clone());
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn numbers_read_well() {

@@ -24,7 +24,7 @@ use engine::params::{PARAMS, Params};
 use engine::stages::{bench_fens, preset};
 use serde::Deserialize;
 
-use crate::generate::Files;
+use crate::Files;
 use crate::series::Series;
 use crate::tables::position_name;
 use crate::{GENERATED_DIR, Stage, change, thousands};

@@ -8,7 +8,7 @@
 
 use meta::{Manifest, MatchRecord, MatchTable};
 
-use crate::generate::Files;
+use crate::Files;
 
 /// Endings of the files this module writes.
 pub const SUFFIXES: [&str; 5] = [

@@ -10,8 +10,9 @@
 
 use std::path::Path;
 
+use bookdata::Files;
 use bookdata::code::{orphans, remove_orphans, render};
-use bookdata::generate::{Files, compare};
+use bookdata::generate::compare;
 use meta::includes::{Dir, Selector, check_book, excerpt};
 
 const SOURCE: &str = "crates/x/src/lib.rs";

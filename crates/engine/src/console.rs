@@ -1,8 +1,10 @@
 // ANCHOR: stage-01-board
 //! The console: the engine's front end. It reads command lines, answers
-//! the commands meant for people (`d`, `perft`, `bench`, `set`, `stage`
-//! and, from chapter 2, `eval`) and hands everything else to the UCI
-//! protocol. A GUI never sends the extra commands, so they cost it nothing.
+//! the commands meant for people (`d`, `perft`, `bench`, `set`, `stage`,
+//! from chapter 2 `eval`, and from chapter 3 `wait`, which lets a script
+//! of commands search one position after another) and hands everything
+//! else to the UCI protocol. A GUI never sends the extra commands, so they
+//! cost it nothing.
 
 use std::io::{BufRead, Write};
 
@@ -98,6 +100,10 @@ impl Console {
         };
         // ANCHOR_END: handle
         // ANCHOR: stage-03-negamax--stop
+        if command == "wait" {
+            self.uci.wait_for_search();
+            return Flow::Continue;
+        }
         if !WHILE_SEARCHING.contains(&command) {
             self.uci.stop_search();
         }

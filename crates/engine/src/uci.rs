@@ -79,6 +79,8 @@ pub struct Uci {
     searcher: Option<Searcher>,
     /// The search thread, which hands the searcher back when it is done.
     running: Option<(JoinHandle<Searcher>, Arc<Shared>)>,
+    /// Was the running search started by `go infinite`? Only `stop` ends it.
+    infinite: bool,
     /// Tests only: make the next searches panic, to see the panic contained.
     #[cfg(test)]
     panic_in_search: bool,
@@ -104,6 +106,7 @@ impl Uci {
             // ANCHOR: stage-03-negamax--new
             searcher: Some(Searcher::new(techniques, Params::default())),
             running: None,
+            infinite: false,
             #[cfg(test)]
             panic_in_search: false,
             // ANCHOR_END: stage-03-negamax--new
@@ -344,8 +347,32 @@ pub const WHILE_SEARCHING: &[&str] = &[
 impl Uci {
     /// Stop a running search and wait for it to send its `bestmove`.
     pub fn stop_search(&mut self) {
-        if let Some((handle, control)) = self.running.take() {
+        if let Some((_, control)) = &self.running {
             control.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    /// Wait for a running search to end by itself and send its `bestmove`,
+    /// so that a script of commands (`cb2026 < session.uci`) can search one
+    /// position after another: any other command would stop the search. A
+    /// search that only `stop` ends is left running, with an error.
+    pub fn wait_for_search(&mut self) {
+        let Some((_, control)) = &self.running else {
+            return;
+        };
+        if control.must_wait(self.infinite) {
+            self.out
+                .error("wait: this search ends only with `stop` (go infinite or ponder)");
+            return;
+        }
+        self.join_search();
+    }
+
+    /// Take the searcher back from the search thread once it has sent its
+    /// `bestmove`.
+    fn join_search(&mut self) {
+        if let Some((handle, _)) = self.running.take() {
             match handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
@@ -385,6 +412,7 @@ impl Uci {
         let limits = limits.with_clock(&go.clock, side, self.move_overhead_ms);
         control.pondering.store(go.ponder, Ordering::Relaxed);
         // ANCHOR_END: stage-06-iterative--start
+        self.infinite = go.infinite;
         let board = self.board.clone();
         let history: Vec<u64> = self.history.iter().map(position_key).collect();
         let out = self.out.clone();

@@ -91,3 +91,46 @@ fn shrink(mut lines: Vec<String>, mut error: String) -> (Vec<String>, String) {
 fn env_number(name: &str) -> Option<u64> {
     std::env::var(name).ok()?.parse().ok()
 }
+// ANCHOR: stage-03-negamax--wait
+
+/// What the console printed, shared with its search thread.
+#[derive(Clone, Default)]
+struct Printed(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Printed {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let mut data = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        data.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `wait` lets a script of commands search one position after another:
+/// each search runs to its depth instead of being stopped by the next
+/// line, and a search only `stop` ends is refused, not waited for.
+#[test]
+fn wait_lets_a_script_search_one_position_after_another() {
+    let script = "position startpos\ngo depth 3\nwait\n\
+                  position startpos moves e2e4\ngo depth 2\nwait\n\
+                  go infinite\nwait\nstop\n";
+    let printed = Printed::default();
+    engine::console::run(script.as_bytes(), printed.clone());
+    let bytes = printed.0.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let before_bestmoves: Vec<&str> = lines
+        .windows(2)
+        .filter(|pair| pair[1].starts_with("bestmove"))
+        .map(|pair| pair[0])
+        .collect();
+    assert_eq!(before_bestmoves.len(), 3, "{text}");
+    assert!(before_bestmoves[0].starts_with("info depth 3 "), "{text}");
+    assert!(before_bestmoves[1].starts_with("info depth 2 "), "{text}");
+    let refused = "info string error: wait: this search ends only with `stop`";
+    assert!(lines.iter().any(|l| l.starts_with(refused)), "{text}");
+}
+// ANCHOR_END: stage-03-negamax--wait

@@ -27,7 +27,7 @@ use std::path::Path;
 use cozy_chess::{Board, Move, Piece};
 use engine::board::{legal_moves, make_move, move_to_uci, parse_fen, parse_uci_move};
 
-use crate::generate::Files;
+use crate::Files;
 use crate::{GENERATED_DIR, Stage};
 
 /// Where a diagram's position comes from.

@@ -234,15 +234,21 @@ mod tests {
 
     #[test]
     fn no_two_null_moves_in_a_row() {
-        let (mut searcher, pos) = at(QUALIFYING);
+        // Black keeps a knight, so that after White's pass only the path
+        // can refuse Black a pass of its own (with king and pawns alone,
+        // the pawn-ending rule would refuse it first).
+        let (mut searcher, pos) = at("4k1n1/pppp4/8/8/8/8/PPPP4/R3K3 w - - 0 1");
         let passed = pos.null_move().expect("not in check");
         searcher.push_null_move(&passed, 0);
         assert!(searcher.after_null_move());
-        // At ply 1, right after the pass, Black (a rook down) would have to
-        // beat a low beta: the evaluation allows it, the path does not.
+        // At ply 1, right after the pass, Black (the exchange down) would
+        // have to beat a low beta: the evaluation allows it, the path does
+        // not.
         assert!(!searcher.null_move_allowed(&passed, 4, 1, -10_000, NodeKind::NonPv));
         searcher.pop_null_move();
         assert!(!searcher.after_null_move());
+        // The same position, reached without a pass, may pass.
+        assert!(searcher.null_move_allowed(&passed, 4, 1, -10_000, NodeKind::NonPv));
     }
 
     #[test]
