@@ -204,8 +204,9 @@ fn backticked(text: &str) -> Vec<&str> {
 }
 
 /// Checks one chapter (`chapter` is its path from the repository root);
-/// `stage` is the stage whose chapter it is, if any. Returns the number of
-/// listings and the problems.
+/// `number` is what its listings must be numbered with (see
+/// [`listing_number`]), if the chapter doesn't choose. Returns the number
+/// of listings and the problems.
 pub fn check_chapter(chapter: &str, text: &str, number: Option<String>) -> (usize, Vec<Problem>) {
     let lines: Vec<&str> = text.lines().collect();
     let mut problems = Vec::new();
