@@ -96,6 +96,13 @@ pub const OUTPUT_SUFFIX: &str = ".out.md";
 /// The command that makes the stage tags on main.
 const STAGE_TAGS: &str = "scripts/stages tag";
 
+/// The build before a reader's `cargo run --release`: at a stage's
+/// checkout, the stage's engine.
+const STAGE_BUILD: &str = "cargo build --release";
+
+/// The bench a checked-out stage must agree with its manifest on.
+const STAGE_BENCH: &str = "cargo run -q --release -- bench";
+
 /// Where everything the runner keeps goes, below the repository root.
 pub const WORK_DIR: &str = "target/book-commands";
 
@@ -1199,6 +1206,7 @@ pub fn run(
         spawned: 0,
         cpu: 0.0,
         tags: BTreeMap::new(),
+        benched: BTreeSet::new(),
     };
     if !options.only.is_empty() {
         // The files left out would have made the stage tags (chapter 1's
@@ -1240,6 +1248,9 @@ pub fn run(
             seconds: started.elapsed().as_secs_f64(),
             cpu: shell.cpu - cpu_before,
         });
+    }
+    if options.only.is_empty() && failed_file.is_none() {
+        report.problems.extend(shell.bench_the_rest(progress));
     }
     report.commands = shell.count;
     report.reused = shell.reused;
@@ -1428,6 +1439,8 @@ struct Shell {
     /// The stage tags as the book's commands made them: no later command
     /// may move one.
     tags: BTreeMap<String, String>,
+    /// The stage tags whose checkout has been built and benched.
+    benched: BTreeSet<String>,
 }
 
 /// What one command did.
@@ -1482,6 +1495,77 @@ impl Shell {
         })
     }
 
+    /// The stage tag HEAD is at, if the work tree is clean (a patched
+    /// checkout is no longer the stage).
+    fn clean_stage_checkout(&self) -> Option<String> {
+        let status = git(&self.clone, &["status", "--porcelain"]).ok()?;
+        if !status.trim().is_empty() {
+            return None;
+        }
+        let tags = git(&self.clone, &["tag", "--points-at", "HEAD"]).ok()?;
+        let tag = tags
+            .lines()
+            .find(|t| meta::manifest::parse_tag(t).is_some())?;
+        Some(tag.to_string())
+    }
+
+    /// Bench-equal: the checkout of a stage, just built, prints with
+    /// `bench` the node count its manifest records, which `cb2026 stages
+    /// --check` holds main's `bench --stage N` to. Once per stage; a
+    /// checkout that is not a clean stage passes.
+    fn bench_equal(&mut self, progress: &mut dyn FnMut(&str)) -> Result<(), String> {
+        let Some(tag) = self.clean_stage_checkout() else {
+            return Ok(());
+        };
+        if !self.benched.insert(tag.clone()) {
+            return Ok(());
+        }
+        let manifests = meta::manifest::read_dir(&self.clone.join("stages"))?;
+        let Some(want) = manifests
+            .iter()
+            .find(|m| m.tag == tag)
+            .and_then(|m| m.bench.nodes)
+        else {
+            return Err(format!("{tag}: its manifest records no bench nodes"));
+        };
+        progress(&format!("  (bench-equal: {STAGE_BENCH})"));
+        let ran = self.spawn(STAGE_BENCH, self.budget, "bench");
+        match stagetool::check::parse_bench(&ran.stdout) {
+            Some(got) if got == want => Ok(()),
+            got => Err(format!(
+                "{tag}: `{STAGE_BENCH}` printed {} nodes, its manifest records {want}",
+                got.map_or("no".to_string(), |n| n.to_string())
+            )),
+        }
+    }
+
+    /// Every stage tag that no chapter built: check it out, build and
+    /// bench it, so that every stage is held bench-equal.
+    fn bench_the_rest(&mut self, progress: &mut dyn FnMut(&str)) -> Vec<String> {
+        let left: Vec<String> = self
+            .tags
+            .keys()
+            .filter(|t| meta::manifest::parse_tag(t).is_some() && !self.benched.contains(*t))
+            .cloned()
+            .collect();
+        let mut problems = Vec::new();
+        for tag in left {
+            progress(&format!("--- {tag}: no chapter built it (bench-equal)"));
+            if let Err(e) = git(&self.clone, &["checkout", "-q", &tag]) {
+                problems.push(format!("{tag}: git checkout: {e}"));
+                continue;
+            }
+            let built = self.spawn(STAGE_BUILD, Duration::from_secs(BUILD_BUDGET), "build");
+            let result = if built.ok {
+                self.bench_equal(progress)
+            } else {
+                Err(format!("{tag}: `{STAGE_BUILD}` failed: {}", built.why))
+            };
+            problems.extend(result.err());
+        }
+        problems
+    }
+
     fn type_command(&mut self, text: &str, progress: &mut dyn FnMut(&str)) -> Ran {
         let shape = shape(text);
         if !shape.compound
@@ -1521,7 +1605,18 @@ impl Shell {
         }
         if let Some(build) = build_first(text) {
             progress(&format!("  (build first: {build})"));
-            let _ = self.spawn(&build, Duration::from_secs(BUILD_BUDGET), "build");
+            let built = self.spawn(&build, Duration::from_secs(BUILD_BUDGET), "build");
+            if built.ok
+                && build == STAGE_BUILD
+                && let Err(why) = self.bench_equal(progress)
+            {
+                return Ran {
+                    ok: false,
+                    stdout: String::new(),
+                    why,
+                    exited: false,
+                };
+            }
         }
         progress(&format!("$ {}", first_line(text)));
         self.count += 1;
@@ -1923,6 +2018,12 @@ mod tests {
             Some("cargo build -q --release -p stagetool")
         );
         assert_eq!(build_first("git checkout main"), None);
+        // The build that makes a checked-out stage's engine, after which
+        // the runner benches it (bench-equal).
+        assert_eq!(
+            build_first("cargo run --release -- bench").as_deref(),
+            Some(STAGE_BUILD)
+        );
     }
 
     #[test]

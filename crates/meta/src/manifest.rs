@@ -227,7 +227,16 @@ pub fn tag(id: u32, slug: &str) -> String {
 /// If `name` is a manifest's file name (`NN-slug.toml`, NN two digits or
 /// more), its NN and slug.
 pub fn parse_file_name(name: &str) -> Option<(u32, &str)> {
-    let stem = name.strip_suffix(".toml")?;
+    number_and_slug(name.strip_suffix(".toml")?)
+}
+
+/// If `name` is a stage's tag (`stage-NN-slug`), its NN and slug.
+pub fn parse_tag(name: &str) -> Option<(u32, &str)> {
+    number_and_slug(name.strip_prefix("stage-")?)
+}
+
+/// `NN-slug`, NN two digits or more.
+fn number_and_slug(stem: &str) -> Option<(u32, &str)> {
     let (number, slug) = stem.split_once('-')?;
     if number.len() < 2 || !number.bytes().all(|b| b.is_ascii_digit()) || !is_slug(slug) {
         return None;
@@ -443,6 +452,9 @@ mod tests {
         assert_eq!(parse_file_name("05-X.toml"), None);
         assert_eq!(parse_file_name("bench.epd"), None);
         assert_eq!(file_name(12, "tt"), "12-tt.toml");
+        assert_eq!(parse_tag(&tag(12, "tt")), Some((12, "tt")));
+        assert_eq!(parse_tag("stage-1-tt"), None);
+        assert_eq!(parse_tag("v1.0"), None);
         let m = parse(MANIFEST).unwrap();
         assert!(file_name_problems(&m, 5, "fixture").is_empty());
         let problems = file_name_problems(&m, 6, "other");

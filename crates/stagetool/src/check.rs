@@ -358,23 +358,21 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
             }
         };
         if !full {
-            row.compile = ok_or_fail(runner.run(
-                &dir,
-                &log("clippy"),
-                &cargo,
-                // Clippy checks the code as `cargo check` does, and holds the
-                // snapshot to the same lints as main (a cut can leave an
-                // import unused, or a struct update with nothing to update).
-                &[
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--quiet",
-                    "--",
-                    "-D",
-                    "warnings",
-                ],
-            )?);
+            // Clippy checks the code as `cargo check` does, and holds the
+            // snapshot to the same lints as main (a cut can leave an
+            // import unused, or a struct update with nothing to update).
+            // Only the crates the cut changed, and those that use them:
+            // main's own clippy has seen the others exactly as they are.
+            let scope = clippy_scope(&tree, &snap);
+            row.compile = if scope.is_empty() {
+                Step::Skip("no crate differs from main".into())
+            } else {
+                let mut args = vec!["clippy".to_string()];
+                args.extend(scope);
+                args.extend(["--all-targets", "--quiet", "--", "-D", "warnings"].map(String::from));
+                let args: Vec<&str> = args.iter().map(String::as_str).collect();
+                ok_or_fail(runner.run(&dir, &log("clippy"), &cargo, &args)?)
+            };
             row.fmt = snapshot_fmt()?;
             rows.push(row);
             continue;
@@ -462,6 +460,98 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
     }
     print_table(&rows);
     Ok(!rows.iter().any(Row::failed))
+}
+
+/// The `cargo clippy` selection for a snapshot: `-p NAME` for every
+/// workspace crate whose files the cut changed and every crate that
+/// depends on one of them, or `--workspace` when the root manifest
+/// changed beyond its version line (then any crate may build differently).
+fn clippy_scope(main: &Tree, snap: &Tree) -> Vec<String> {
+    let root = |t: &Tree| -> Vec<String> {
+        let text = t.get_text("Cargo.toml").unwrap_or("");
+        let lines = text.lines().filter(|l| !l.starts_with("version = "));
+        lines.map(String::from).collect()
+    };
+    if root(main) != root(snap) {
+        return vec!["--workspace".into()];
+    }
+    let crates = workspace_crates(snap);
+    let differs = |dir: &str| {
+        let prefix = format!("{dir}/");
+        let files = |t: &Tree| -> Vec<(String, Vec<u8>)> {
+            let own = t.files.iter().filter(|(p, _)| p.starts_with(&prefix));
+            own.map(|(p, e)| (p.clone(), e.data.clone())).collect()
+        };
+        files(main) != files(snap)
+    };
+    let mut chosen: BTreeSet<String> = crates
+        .iter()
+        .filter(|c| differs(&c.dir))
+        .map(|c| c.name.clone())
+        .collect();
+    // Whatever uses a changed crate may no longer build: add the
+    // dependents until nothing more is added.
+    loop {
+        let before = chosen.len();
+        for c in &crates {
+            if c.uses.iter().any(|u| chosen.contains(u)) {
+                chosen.insert(c.name.clone());
+            }
+        }
+        if chosen.len() == before {
+            break;
+        }
+    }
+    chosen
+        .into_iter()
+        .flat_map(|n| ["-p".to_string(), n])
+        .collect()
+}
+
+/// A workspace crate: its directory, package name, and the workspace
+/// crates it depends on (normal, dev or build dependencies).
+struct Crate {
+    dir: String,
+    name: String,
+    uses: Vec<String>,
+}
+
+/// The crates below `crates/`, read from their manifests.
+fn workspace_crates(tree: &Tree) -> Vec<Crate> {
+    let mut crates: Vec<Crate> = Vec::new();
+    for (path, entry) in &tree.files {
+        let Some(dir) = path.strip_suffix("/Cargo.toml") else {
+            continue;
+        };
+        if !dir.starts_with("crates/") || dir.matches('/').count() != 1 {
+            continue;
+        }
+        let text = entry.text().unwrap_or("");
+        let mut name = dir.trim_start_matches("crates/").to_string();
+        let mut keys = Vec::new();
+        let mut section = "";
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line;
+            } else if section == "[package]" && line.starts_with("name = ") {
+                name = line["name = ".len()..].trim_matches('"').to_string();
+            } else if section.ends_with("dependencies]") {
+                // `engine = { path = ... }` or `meta.workspace = true`
+                let key = line.split(['=', '.', ' ']).next().unwrap_or("");
+                keys.push(key.to_string());
+            }
+        }
+        crates.push(Crate {
+            dir: dir.to_string(),
+            name,
+            uses: keys,
+        });
+    }
+    let names: BTreeSet<String> = crates.iter().map(|c| c.name.clone()).collect();
+    for c in &mut crates {
+        c.uses.retain(|k| names.contains(k));
+    }
+    crates
 }
 
 /// The directory main is built in: the work tree itself, or main's
@@ -626,5 +716,53 @@ mod tests {
         assert_eq!(parse_bench("1234 nodes 5678 nps\n\n"), Some(1234));
         assert_eq!(parse_bench("1234 nodes\n"), None);
         assert_eq!(parse_bench(""), None);
+    }
+
+    /// A workspace of three crates: `tool` alone, `app` on `lib`.
+    fn workspace(version: &str, lib_rs: &str) -> Tree {
+        let mut tree = Tree::default();
+        let mut add = |path: &str, text: &str| {
+            tree.files
+                .insert(path.into(), crate::tree::Entry::file(text));
+        };
+        add(
+            "Cargo.toml",
+            &format!(
+                "[workspace]\nmembers = [\"crates/*\"]\n[workspace.package]\nversion = \"{version}\"\n"
+            ),
+        );
+        add("crates/lib/Cargo.toml", "[package]\nname = \"lib\"\n");
+        add("crates/lib/src/lib.rs", lib_rs);
+        add(
+            "crates/app/Cargo.toml",
+            "[package]\nname = \"app\"\n[dependencies]\nlib = { path = \"../lib\" }\n",
+        );
+        add("crates/app/src/main.rs", "fn main() {}\n");
+        add(
+            "crates/tool/Cargo.toml",
+            "[package]\nname = \"tool\"\n[dev-dependencies]\ntempfile.workspace = true\n",
+        );
+        add("crates/tool/src/main.rs", "fn main() {}\n");
+        tree
+    }
+
+    #[test]
+    fn clippy_checks_the_crates_a_cut_changed_and_their_users() {
+        let main = workspace("0.9.0", "pub fn a() {}\npub fn b() {}\n");
+        let snap = workspace("0.1.0", "pub fn a() {}\n");
+        assert_eq!(clippy_scope(&main, &snap), ["-p", "app", "-p", "lib"]);
+        // Only the version differs: nothing for clippy to find.
+        let same = workspace("0.1.0", "pub fn a() {}\npub fn b() {}\n");
+        assert!(clippy_scope(&main, &same).is_empty());
+        // Any other change of the root manifest: the whole workspace.
+        let mut wider = snap.clone();
+        let root = wider
+            .get_text("Cargo.toml")
+            .unwrap()
+            .replace("crates/*", "crates/lib");
+        wider
+            .files
+            .insert("Cargo.toml".into(), crate::tree::Entry::file(root));
+        assert_eq!(clippy_scope(&main, &wider), ["--workspace"]);
     }
 }
