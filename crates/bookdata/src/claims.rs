@@ -8,21 +8,16 @@
 //! `scripts/book-data` (and `--check`) fails when one no longer holds,
 //! naming the chapter to revisit.
 
-use crate::tables::{Comparison, Data};
+use crate::book::Book;
 // ANCHOR: stage-09-killers--bookdata-claims-imports
 use engine::bench::{SearchSetup, search_bench_with};
 use engine::notes::{Count, Stats};
 use engine::params::Params;
 use engine::stages::{bench_fens, preset};
 
-use crate::tables::position_name;
+use crate::book::Comparison;
+use crate::md::position_name;
 // ANCHOR_END: stage-09-killers--bookdata-claims-imports
-// ANCHOR: stage-12-nullmove--bookdata-claims-imports
-
-use cozy_chess::{Color, Piece};
-use engine::board::{legal_moves, parse_fen};
-use engine::eval::evaluate;
-// ANCHOR_END: stage-12-nullmove--bookdata-claims-imports
 // ANCHOR: main-only
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -31,23 +26,8 @@ use crate::Files;
 use crate::Stage;
 // ANCHOR_END: main-only
 
-/// The comparison of stage `id` with the one before it, if recorded.
-fn comparison(data: &Data, id: u32) -> Result<Option<Comparison>, String> {
-    match data.stages.iter().position(|s| s.id() == id) {
-        Some(index) => data.comparison(index),
-        None => Ok(None),
-    }
-}
-
-/// The SPRT bounds `(elo0, elo1)` stage `id`'s match was run with, if
-/// recorded.
-fn bounds(data: &Data, id: u32) -> Option<(f64, f64)> {
-    let stage = data.stages.iter().find(|s| s.id() == id)?;
-    let sprt = stage.manifest.sprt.as_ref()?;
-    Some((sprt.elo0?, sprt.elo1?))
-}
-
-fn claim(holds: bool, chapter: &str, says: &str) -> Result<(), String> {
+/// A claim of `chapter`: it `says` something that `holds`, or fails.
+pub fn claim(holds: bool, chapter: &str, says: &str) -> Result<(), String> {
     if holds {
         Ok(())
     } else {
@@ -58,25 +38,16 @@ fn claim(holds: bool, chapter: &str, says: &str) -> Result<(), String> {
 }
 
 /// Check every claim whose stage is present.
-pub fn check(data: &Data) -> Result<(), String> {
-    // ANCHOR: stage-02-eval--bookdata-claims
-    if let Some(c) = comparison(data, 2)? {
-        claim(
-            c.before == c.after,
-            "ch02-eval.md",
-            "the evaluation changes no node count",
-        )?;
-    }
-    // ANCHOR_END: stage-02-eval--bookdata-claims
+pub fn check(book: &Book) -> Result<(), String> {
     // ANCHOR: stage-04-alphabeta--bookdata-claims
-    if let Some(c) = comparison(data, 4)? {
+    if let Some(c) = book.compared(4)? {
         claim(
             c.before.iter().zip(&c.after).all(|(b, a)| a < b),
             "ch04-alphabeta.md",
             "alpha-beta searches fewer nodes on every bench position",
         )?;
     }
-    if let Some((elo0, elo1)) = bounds(data, 4) {
+    if let Some((elo0, elo1)) = book.bounds(4) {
         claim(
             elo0 == 0.0 && elo1 == 50.0,
             "measuring-strength.md",
@@ -85,7 +56,7 @@ pub fn check(data: &Data) -> Result<(), String> {
     }
     // ANCHOR_END: stage-04-alphabeta--bookdata-claims
     // ANCHOR: stage-05-quiescence--bookdata-claims
-    if let Some(c) = comparison(data, 5)? {
+    if let Some(c) = book.compared(5)? {
         claim(
             c.after_total() > c.before_total(),
             "ch05-quiescence.md",
@@ -104,7 +75,7 @@ pub fn check(data: &Data) -> Result<(), String> {
             "on the start position the count changes little and even falls slightly",
         )?;
     }
-    let depth_line = |id: u32| data.series.get(&id).map(|s| &s.rows);
+    let depth_line = |id: u32| book.series.get(&id).map(|s| &s.rows);
     if let (Some(ab), Some(q)) = (depth_line(4), depth_line(5)) {
         let growth = |rows: &[crate::series::DepthRow], to: usize| {
             rows[to].total as f64 / rows[0].total.max(1) as f64
@@ -116,7 +87,7 @@ pub fn check(data: &Data) -> Result<(), String> {
             "the quiescence line starts far higher than alpha-beta's and climbs more slowly",
         )?;
     }
-    if let Some((elo0, elo1)) = bounds(data, 5) {
+    if let Some((elo0, elo1)) = book.bounds(5) {
         claim(
             elo0 == 0.0 && elo1 == 50.0,
             "measuring-strength.md",
@@ -125,14 +96,14 @@ pub fn check(data: &Data) -> Result<(), String> {
     }
     // ANCHOR_END: stage-05-quiescence--bookdata-claims
     // ANCHOR: stage-06-iterative--bookdata-claims
-    if let Some(c) = comparison(data, 6)? {
+    if let Some(c) = book.compared(6)? {
         claim(
             c.after_total() < c.before_total(),
             "ch06-iterative.md",
             "iterative deepening searches fewer nodes than one search to the same depth",
         )?;
     }
-    if let Some((elo0, elo1)) = bounds(data, 6) {
+    if let Some((elo0, elo1)) = book.bounds(6) {
         claim(
             elo0 == 0.0 && elo1 == 50.0,
             "measuring-strength.md",
@@ -141,16 +112,16 @@ pub fn check(data: &Data) -> Result<(), String> {
     }
     // ANCHOR_END: stage-06-iterative--bookdata-claims
     // ANCHOR: stage-09-killers--bookdata-claims
-    if let Some(c) = comparison(data, 9)? {
-        killers_on_the_quiet_middlegame(data, &c)?;
+    if let Some(c) = book.compared(9)? {
+        killers_on_the_quiet_middlegame(book, &c)?;
     }
-    if let (Some((_, tt)), Some((elo0, killers))) = (bounds(data, 8), bounds(data, 9)) {
+    if let (Some((_, tt)), Some((elo0, killers))) = (book.bounds(8), book.bounds(9)) {
         claim(
             elo0 == 0.0 && 2.0 * killers == tt,
             "ch09-killers.md",
             "that its match's H1 is half the H1 of the test before it",
         )?;
-        let saved = |id| comparison(data, id).map(|c| c.map(|c| saving(&c)));
+        let saved = |id| book.compared(id).map(|c| c.map(|c| saving(&c)));
         if let (Some(tt), Some(killers)) = (saved(8)?, saved(9)?) {
             claim(
                 killers < tt,
@@ -170,7 +141,7 @@ pub fn check(data: &Data) -> Result<(), String> {
         "that the bonus is 32 · d² up to depth 8, where it meets the cap exactly, and the cap \
          holds it from depth 9 on",
     )?;
-    if let (Some(killers), Some(history)) = (bounds(data, 9), bounds(data, 10)) {
+    if let (Some(killers), Some(history)) = (book.bounds(9), book.bounds(10)) {
         claim(
             history == killers,
             "ch10-history.md",
@@ -179,17 +150,17 @@ pub fn check(data: &Data) -> Result<(), String> {
     }
     // ANCHOR_END: stage-10-history--bookdata-claims
     // ANCHOR: stage-11-pvs--bookdata-claims
-    if let Some(c) = comparison(data, 11)? {
-        pvs_on_the_pawn_ending(data, &c)?;
+    if let Some(c) = book.compared(11)? {
+        pvs_on_the_pawn_ending(book, &c)?;
     }
-    if let (Some(killers), Some(pvs)) = (bounds(data, 9), bounds(data, 11)) {
+    if let (Some(killers), Some(pvs)) = (book.bounds(9), book.bounds(11)) {
         claim(
             pvs == killers,
             "ch11-pvs.md",
             "that its match has the bounds of chapters 9 and 10",
         )?;
     }
-    if let Some(pvs) = data.stages.iter().find(|s| s.id() == 11) {
+    if let Some(pvs) = book.stages.iter().find(|s| s.id() == 11) {
         let nodes = &pvs.manifest.bench.positions;
         claim(
             nodes.len() == 6 && 2 * (nodes[1] + nodes[3]) > nodes.iter().sum::<u64>(),
@@ -198,20 +169,7 @@ pub fn check(data: &Data) -> Result<(), String> {
         )?;
     }
     // ANCHOR_END: stage-11-pvs--bookdata-claims
-    // ANCHOR: stage-12-nullmove--bookdata-claims
-    if data.stages.iter().any(|s| s.id() == 12) {
-        null_move_conditions()?;
-    }
-    if let (Some(tt), Some(pvs), Some(null)) = (bounds(data, 8), bounds(data, 11), bounds(data, 12))
-    {
-        claim(
-            null == tt && null.1 > pvs.1,
-            "ch12-nullmove.md",
-            "that its match goes back to the higher bounds of chapters 4 to 8",
-        )?;
-    }
-    // ANCHOR_END: stage-12-nullmove--bookdata-claims
-    let _ = (comparison, bounds, claim, data);
+    let _ = book;
     Ok(())
 }
 // ANCHOR: stage-09-killers--bookdata-claims-measured
@@ -255,7 +213,7 @@ fn fail_high_first(stats: &Stats) -> f64 {
 /// killers hardly change its nodes, though they order it better (the share
 /// of first-move cutoffs rises) while the table cuts off less and the main
 /// search grows; one ply deeper they more than halve it.
-fn killers_on_the_quiet_middlegame(data: &Data, c: &Comparison) -> Result<(), String> {
+fn killers_on_the_quiet_middlegame(book: &Book, c: &Comparison) -> Result<(), String> {
     const QUIET: usize = 3;
     let fen = bench_position(QUIET, "quiet middlegame")?;
     let change = c.after[QUIET] as f64 / c.before[QUIET].max(1) as f64 - 1.0;
@@ -273,12 +231,12 @@ fn killers_on_the_quiet_middlegame(data: &Data, c: &Comparison) -> Result<(), St
         "that on the quiet middlegame killers raise the share of first-move cutoffs, while the \
          table cuts off less and the main search grows",
     )?;
-    let stages = |id| data.stages.iter().find(|s| s.id() == id);
+    let stages = |id| book.stages.iter().find(|s| s.id() == id);
     if let (Some(eight), Some(nine)) = (stages(8), stages(9)) {
         let deeper = c.depth + 1;
         let (before, after) = (
-            data.positions(eight, deeper)?,
-            data.positions(nine, deeper)?,
+            book.positions(eight.id(), deeper)?,
+            book.positions(nine.id(), deeper)?,
         );
         claim(
             2 * after[QUIET] < before[QUIET] && nine.manifest.bench.depth == deeper,
@@ -295,7 +253,7 @@ fn killers_on_the_quiet_middlegame(data: &Data, c: &Comparison) -> Result<(), St
 /// Chapter 11 on the pawn ending: PVS costs it nodes at the depth of the
 /// comparison and saves one ply shallower; of the six positions it has the
 /// smallest quiescence share and the highest re-search rate.
-fn pvs_on_the_pawn_ending(data: &Data, c: &Comparison) -> Result<(), String> {
+fn pvs_on_the_pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
     const PAWNS: usize = 5;
     bench_position(PAWNS, "pawn ending")?;
     claim(
@@ -303,12 +261,12 @@ fn pvs_on_the_pawn_ending(data: &Data, c: &Comparison) -> Result<(), String> {
         "ch11-pvs.md",
         "that PVS costs the pawn ending nodes at the depth of the comparison",
     )?;
-    let stages = |id| data.stages.iter().find(|s| s.id() == id);
+    let stages = |id| book.stages.iter().find(|s| s.id() == id);
     if let (Some(ten), Some(eleven)) = (stages(10), stages(11)) {
         let shallower = c.depth - 1;
         let (before, after) = (
-            data.positions(ten, shallower)?,
-            data.positions(eleven, shallower)?,
+            book.positions(ten.id(), shallower)?,
+            book.positions(eleven.id(), shallower)?,
         );
         claim(
             after[PAWNS] < before[PAWNS],
@@ -340,83 +298,6 @@ fn pvs_on_the_pawn_ending(data: &Data, c: &Comparison) -> Result<(), String> {
     )
 }
 // ANCHOR_END: stage-11-pvs--bookdata-claims-measured
-// ANCHOR: stage-12-nullmove--bookdata-claims-conditions
-
-/// What chapter 12 says about the conditions and its worked example.
-fn null_move_conditions() -> Result<(), String> {
-    // The minimum depth, and where the search after a pass stops being a
-    // quiescence search alone (the reduction without the adaptive ply).
-    let p = Params::default();
-    let child = |depth: i32| depth - 1 - (p.null_reduction + depth / p.null_depth_divisor.max(1));
-    claim(
-        p.null_min_depth == 3 && child(3) < 1 && child(4) < 1 && child(5) >= 1,
-        "ch12-nullmove.md",
-        "that passes start at depth 3, that the search after a pass is a quiescence search at \
-         depths 3 and 4, and a real search from depth 5 on",
-    )?;
-    // A second pass is kept out by the evaluation condition: after a pass
-    // the evaluation is the negation of the one before it, which was at
-    // least beta, and so below the child's beta of -beta + 1.
-    for fen in bench_fens() {
-        let pos = parse_fen(fen)?;
-        let Some(passed) = pos.null_move() else {
-            continue;
-        };
-        claim(
-            evaluate(&passed) == -evaluate(&pos),
-            "ch12-nullmove.md",
-            "(challenge 2) that the evaluation after a pass is the negation of the one before \
-             it, so that no second pass follows a first",
-        )?;
-    }
-    // The worked example: material, and a Black side that can move
-    // nothing but its king.
-    let example = parse_fen(&format!("{} 0 1", crate::nullmove::EXAMPLE))?;
-    let count = |color, piece| example.colored_pieces(color, piece).len();
-    let black = [
-        Piece::Queen,
-        Piece::Rook,
-        Piece::Bishop,
-        Piece::Knight,
-        Piece::Pawn,
-    ]
-    .map(|piece| count(Color::Black, piece));
-    let white = [
-        Piece::Queen,
-        Piece::Rook,
-        Piece::Bishop,
-        Piece::Knight,
-        Piece::Pawn,
-    ]
-    .map(|piece| count(Color::White, piece));
-    let only_king_moves = |board: &cozy_chess::Board| {
-        let moves = legal_moves(board);
-        !moves.is_empty()
-            && moves
-                .iter()
-                .all(|mv| board.piece_on(mv.from) == Some(Piece::King))
-    };
-    let black_to_move = example.null_move().ok_or("the example is in check")?;
-    let king_alone = legal_moves(&black_to_move)
-        .iter()
-        .all(|mv| black_to_move.piece_on(mv.from) == Some(Piece::King));
-    let quiet_bishop_move_frees_the_king = legal_moves(&example).iter().any(|&mv| {
-        example.piece_on(mv.from) == Some(Piece::Bishop)
-            && example.piece_on(mv.to).is_none()
-            && only_king_moves(&engine::board::make_move(&example, mv))
-    });
-    claim(
-        black == [1, 1, 1, 0, 4]
-            && white == [0, 0, 2, 0, 3]
-            && king_alone
-            && quiet_bishop_move_frees_the_king,
-        "ch12-nullmove.md",
-        "that in the worked example Black has a queen, a rook, a bishop and four pawns against \
-         two bishops and three pawns, can move nothing but the king, and gets king moves after \
-         a quiet bishop move",
-    )
-}
-// ANCHOR_END: stage-12-nullmove--bookdata-claims-conditions
 // ANCHOR: main-only
 
 /// Every chapter's header (`*Tag … · code in …*`) names exactly the files

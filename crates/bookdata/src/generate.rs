@@ -12,17 +12,17 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::series::{self, CHECK_CAP, Series};
-use crate::tables::{self, Data};
-use crate::{Files, GENERATED_DIR, Stage, chart, read_stages};
+use crate::book::Book;
+use crate::series::{self, Series};
+use crate::svg::chart;
+use crate::{Files, GENERATED_DIR, Stage, chapters, read_stages, tables};
 
-/// Endings of the files this tool writes; a `stage-…` file in the
-/// generated directory with one of them that [`render`] does not produce is
-/// stale.
-pub const OWN_SUFFIXES: &[&str] = &[
+/// Endings of the files this tool writes besides the chapters' own; a
+/// `stage-…` file in the generated directory with one of them, or with a
+/// chapter's, that [`render`] does not produce is stale.
+const OWN_SUFFIXES: &[&str] = &[
     "-worth.md",
     "-stages.md",
-    "-perft.md",
     "-nodes-by-depth.toml",
     "-nodes-by-depth.svg",
     "-nodes-by-depth.md",
@@ -34,7 +34,6 @@ pub const OWN_SUFFIXES: &[&str] = &[
     "-reliability-fast.md",
     "-versus-low.md",
     "-versus-high.md",
-    "-psqt.svg",
     // ANCHOR: stage-06-iterative--bookdata-suffixes
     crate::timeline::SUFFIXES[0],
     crate::timeline::SUFFIXES[1],
@@ -59,14 +58,6 @@ pub const OWN_SUFFIXES: &[&str] = &[
     // ANCHOR: stage-10-history--bookdata-suffixes
     crate::quiet_ordering::VARIANTS_SUFFIX,
     // ANCHOR_END: stage-10-history--bookdata-suffixes
-    // ANCHOR: stage-12-nullmove--bookdata-suffixes
-    crate::nullmove::DATA_SUFFIX,
-    crate::nullmove::BENCH_SUFFIX,
-    crate::nullmove::BUDGET_SUFFIX,
-    crate::nullmove::MATES_SUFFIX,
-    crate::nullmove::ZUGZWANG_SUFFIX,
-    crate::nullmove::EXAMPLE_SUFFIX,
-    // ANCHOR_END: stage-12-nullmove--bookdata-suffixes
     // ANCHOR: main-only
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
@@ -89,24 +80,24 @@ pub fn render(
     stages: &[Stage],
     series: &BTreeMap<u32, Series>,
 ) -> Result<Files, String> {
-    let mut files = Files::new();
-    let data = Data { stages, series };
-    crate::claims::check(&data)?;
-    files.insert(
-        format!("{}-perft.md", stages[0].tag()),
-        tables::perft_summary(root)?,
-    );
+    let book = Book {
+        root,
+        stages,
+        series,
+    };
+    crate::claims::check(&book)?;
+    let mut files = chapters::render(&book)?;
     for (index, stage) in stages.iter().enumerate() {
         files.insert(
             format!("{}-worth.md", stage.tag()),
-            tables::worth(&data, index)?,
+            tables::worth(&book, index)?,
         );
         files.insert(
             format!("{}-stages.md", stage.tag()),
-            tables::stages_table(&data, index)?,
+            tables::stages_table(&book, index)?,
         );
         if let Some(own) = series.get(&stage.id()) {
-            files.insert(series::file_name(stage), series::to_toml(stage, own));
+            files.insert(series::file_name(stage), series::to_toml(stage, own)?);
             let lines: Vec<(&Stage, &Series)> = stages[..=index]
                 .iter()
                 .filter_map(|s| series.get(&s.id()).map(|own| (s, own)))
@@ -121,16 +112,6 @@ pub fn render(
             );
         }
     }
-    // ANCHOR: stage-02-eval--bookdata-heatmap
-    let eval = stages
-        .iter()
-        .find(|s| s.id() == 2)
-        .ok_or("no stage 2 in stages/")?;
-    files.insert(
-        format!("{}-psqt.svg", eval.tag()),
-        crate::heatmap::psqt_svg(),
-    );
-    // ANCHOR_END: stage-02-eval--bookdata-heatmap
     // ANCHOR: stage-03-negamax--bookdata-trees
     {
         let negamax = stage_with_id(stages, 3)?;
@@ -192,21 +173,6 @@ pub fn render(
         );
     }
     // ANCHOR_END: stage-11-pvs--bookdata-render
-    // ANCHOR: stage-12-nullmove--bookdata-render
-    {
-        let nullmove = stage_with_id(stages, crate::nullmove::STAGE)?;
-        files.extend(crate::nullmove::render(root, stages, series)?);
-        let pictured = crate::nulltree::trace()?;
-        files.insert(
-            format!("{}-tree.svg", nullmove.tag()),
-            crate::nulltree::svg(&pictured),
-        );
-        files.insert(
-            format!("{}-tree.md", nullmove.tag()),
-            crate::nulltree::caption(&pictured)?,
-        );
-    }
-    // ANCHOR_END: stage-12-nullmove--bookdata-render
     files.extend(crate::boards::render(root, stages)?);
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
@@ -259,9 +225,15 @@ pub fn generate(
         crate::quiet_ordering::measure(root, &stages, progress)?;
     }
     // ANCHOR_END: stage-09-killers--bookdata-measure
-    // ANCHOR: stage-12-nullmove--bookdata-measure
-    crate::nullmove::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-12-nullmove--bookdata-measure
+    chapters::measure(
+        &Book {
+            root,
+            stages: &stages,
+            series: &measured,
+        },
+        measure,
+        progress,
+    )?;
     let files = render(root, &stages, &measured)?;
     let dir = root.join(GENERATED_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -290,13 +262,15 @@ pub fn generate(
 /// Files in `dir` that look like ours but are not in `files`.
 fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
     let mut stale = Vec::new();
+    let mut endings = chapters::outputs();
+    endings.extend(OWN_SUFFIXES);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(stale);
     };
     for entry in entries {
         let name = entry.map_err(|e| e.to_string())?.file_name();
         let name = name.to_string_lossy().to_string();
-        let ours = name.starts_with("stage-") && OWN_SUFFIXES.iter().any(|s| name.ends_with(s))
+        let ours = name.starts_with("stage-") && endings.iter().any(|s| name.ends_with(s))
             || crate::boards::is_own(&name);
         if ours && !files.contains_key(&name) {
             stale.push(name);
@@ -317,7 +291,7 @@ pub struct CheckReport {
 }
 
 /// Check the committed generated files under `root`: read the series,
-/// re-measure their entries of at most [`CHECK_CAP`] nodes if `measure`,
+/// measure again their cheap entries if `measure`,
 /// render everything again and compare.
 pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let stages = read_stages(root)?;
@@ -326,18 +300,10 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let (committed, problems) = committed_series(root, &stages);
     report.problems.extend(problems);
     if measure {
-        for (id, own) in &committed {
-            for row in own.rows.iter().filter(|r| r.total <= CHECK_CAP) {
-                let now = series::measure(*id, row.depth)?;
-                report.remeasured += 1;
-                if now != *row {
-                    report.problems.push(format!(
-                        "stage {id} depth {}: the series records {:?}, the bench now gives {:?} \
-                         (run scripts/book-data)",
-                        row.depth, row.positions, now.positions
-                    ));
-                }
-            }
+        for stage in stages.iter().filter(|s| committed.contains_key(&s.id())) {
+            let found = series::recheck(stage, &committed[&stage.id()])?;
+            report.remeasured += found.measured;
+            report.problems.extend(found.problems);
         }
         // ANCHOR: stage-08-tt--bookdata-recheck
         let (count, problems) = crate::transposition::recheck(root, &stages);
@@ -349,11 +315,13 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
         report.remeasured += count;
         report.problems.extend(problems);
         // ANCHOR_END: stage-09-killers--bookdata-recheck
-        // ANCHOR: stage-12-nullmove--bookdata-recheck
-        let (count, problems) = crate::nullmove::recheck(root, &stages);
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-12-nullmove--bookdata-recheck
+        let found = chapters::recheck(&Book {
+            root,
+            stages: &stages,
+            series: &committed,
+        });
+        report.remeasured += found.measured;
+        report.problems.extend(found.problems);
     }
     if !report.problems.is_empty() {
         return Ok(report);

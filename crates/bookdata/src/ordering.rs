@@ -18,8 +18,9 @@ use engine::search::Searcher;
 use engine::stages::{bench_fens, preset};
 use engine::time::Limits;
 
-use crate::tables::position_name;
-use crate::{Stage, thousands};
+use crate::Stage;
+use crate::md::position_name;
+use crate::md::thousands;
 
 /// Depth of chapter 7's tables: stage 6 needs about a million and a half
 /// nodes for it (and seven times that one ply deeper), so `--check` can

@@ -25,9 +25,10 @@ use engine::stages::{bench_fens, preset};
 use serde::Deserialize;
 
 use crate::Files;
+use crate::md::position_name;
+use crate::md::{change, thousands};
 use crate::series::Series;
-use crate::tables::position_name;
-use crate::{GENERATED_DIR, Stage, change, thousands};
+use crate::{GENERATED_DIR, Stage};
 
 /// `check` measures again every run of at most this many nodes.
 pub const RECHECK_CAP: u64 = 2_500_000;

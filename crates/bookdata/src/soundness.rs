@@ -10,8 +10,9 @@ use engine::search::{SearchResult, Searcher};
 use engine::stages::{bench_fens, preset};
 use engine::time::Limits;
 
-use crate::tables::position_name;
-use crate::{Stage, thousands};
+use crate::Stage;
+use crate::md::position_name;
+use crate::md::thousands;
 
 /// Depth of the comparison: deep enough to matter, cheap enough for
 /// `--check`.

@@ -21,7 +21,8 @@ use engine::stages::preset;
 use engine::time::{Clock, Limits, TimeBudget, budget};
 use serde::Deserialize;
 
-use crate::{GENERATED_DIR, Stage, thousands};
+use crate::md::thousands;
+use crate::{GENERATED_DIR, Stage};
 
 /// The position: the start position, which every reader knows.
 pub const FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -23,9 +23,10 @@ use engine::time::Limits;
 use engine::tt::Bound;
 use serde::Deserialize;
 
+use crate::md::position_name;
+use crate::md::{change, thousands};
 use crate::ordering::{counters, percent, quiescence_share, stage};
-use crate::tables::position_name;
-use crate::{GENERATED_DIR, Stage, change, thousands};
+use crate::{GENERATED_DIR, Stage};
 
 /// Chapter 8's files. The replacement table comes from the committed
 /// counts (see [`prepare`]).

@@ -1,5 +1,5 @@
-// ANCHOR: stage-02-eval--bookdata-heatmap
-//! Chapter 2's picture: the piece-square tables of the knight and the king
+//! Chapter 2: the evaluation changes no node count, and its picture: the
+//! piece-square tables of the knight and the king
 //! as heat maps, in the middlegame, halfway through the game and in the
 //! endgame, so the reader sees the tables and the phase blend at a glance.
 //!
@@ -11,6 +11,34 @@ use std::fmt::Write;
 
 use cozy_chess::{Color, File, Piece, Rank, Square};
 use engine::eval::{Accumulator, MAX_PHASE, Tapered, pst};
+
+use super::Chapter;
+use crate::book::Book;
+use crate::claims::claim;
+use crate::{Files, Stage};
+
+pub const CHAPTER: Chapter = Chapter {
+    claims,
+    ..Chapter::new(2, &["-psqt.svg"], render)
+};
+
+fn claims(book: &Book) -> Result<(), String> {
+    if let Some(c) = book.compared(2)? {
+        claim(
+            c.before == c.after,
+            "ch02-eval.md",
+            "the evaluation changes no node count",
+        )?;
+    }
+    Ok(())
+}
+
+fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
+    Ok(Files::from([(
+        format!("{}-psqt.svg", stage.tag()),
+        psqt_svg(),
+    )]))
+}
 
 /// The pieces drawn, one row each, with their names.
 const PIECES: [(Piece, &str); 2] = [(Piece::Knight, "Knight"), (Piece::King, "King")];
@@ -72,7 +100,7 @@ fn square_at(column: i32, row: i32) -> Square {
 }
 
 /// The heat maps as SVG text.
-pub fn psqt_svg() -> String {
+fn psqt_svg() -> String {
     let height = TOP + PIECES.len() as i32 * ROW + 52;
     let mut svg = String::new();
     let _ = writeln!(
@@ -230,4 +258,3 @@ mod tests {
         assert!(svg.ends_with("</svg>\n"));
     }
 }
-// ANCHOR_END: stage-02-eval--bookdata-heatmap
