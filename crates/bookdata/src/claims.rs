@@ -39,62 +39,6 @@ pub fn claim(holds: bool, chapter: &str, says: &str) -> Result<(), String> {
 
 /// Check every claim whose stage is present.
 pub fn check(book: &Book) -> Result<(), String> {
-    // ANCHOR: stage-04-alphabeta--bookdata-claims
-    if let Some(c) = book.compared(4)? {
-        claim(
-            c.before.iter().zip(&c.after).all(|(b, a)| a < b),
-            "ch04-alphabeta.md",
-            "alpha-beta searches fewer nodes on every bench position",
-        )?;
-    }
-    if let Some((elo0, elo1)) = book.bounds(4) {
-        claim(
-            elo0 == 0.0 && elo1 == 50.0,
-            "measuring-strength.md",
-            "that the test of stage 4, one of that chapter's tables, asks H0: nElo = 0 against H1: nElo = 50",
-        )?;
-    }
-    // ANCHOR_END: stage-04-alphabeta--bookdata-claims
-    // ANCHOR: stage-05-quiescence--bookdata-claims
-    if let Some(c) = book.compared(5)? {
-        claim(
-            c.after_total() > c.before_total(),
-            "ch05-quiescence.md",
-            "quiescence costs nodes at the same depth",
-        )?;
-        let ratio = |i: usize| c.after[i] as f64 / c.before[i].max(1) as f64;
-        let kiwipete_most = (0..c.after.len()).all(|i| ratio(i) <= ratio(1));
-        claim(
-            kiwipete_most,
-            "ch05-quiescence.md",
-            "Kiwipete (position 2) is where quiescence adds the most",
-        )?;
-        claim(
-            c.after[0] < c.before[0] && ratio(0) > 0.8,
-            "ch05-quiescence.md",
-            "on the start position the count changes little and even falls slightly",
-        )?;
-    }
-    let depth_line = |id: u32| book.series.get(&id).map(|s| &s.rows);
-    if let (Some(ab), Some(q)) = (depth_line(4), depth_line(5)) {
-        let growth = |rows: &[crate::series::DepthRow], to: usize| {
-            rows[to].total as f64 / rows[0].total.max(1) as f64
-        };
-        let to = ab.len().min(q.len()) - 1;
-        claim(
-            q[0].total > 10 * ab[0].total && growth(q, to) < growth(ab, to),
-            "ch05-quiescence.md",
-            "the quiescence line starts far higher than alpha-beta's and climbs more slowly",
-        )?;
-    }
-    if let Some((elo0, elo1)) = book.bounds(5) {
-        claim(
-            elo0 == 0.0 && elo1 == 50.0,
-            "measuring-strength.md",
-            "that the test of stage 5, one of that chapter's tables, asks H0: nElo = 0 against H1: nElo = 50",
-        )?;
-    }
-    // ANCHOR_END: stage-05-quiescence--bookdata-claims
     // ANCHOR: stage-06-iterative--bookdata-claims
     if let Some(c) = book.compared(6)? {
         claim(

@@ -26,9 +26,6 @@ const OWN_SUFFIXES: &[&str] = &[
     "-nodes-by-depth.toml",
     "-nodes-by-depth.svg",
     "-nodes-by-depth.md",
-    "-tree.svg",
-    "-tree.md",
-    "-soundness.md",
     "-sprt.md",
     "-reliability.md",
     "-reliability-fast.md",
@@ -62,16 +59,6 @@ const OWN_SUFFIXES: &[&str] = &[
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
 ];
-
-// ANCHOR: stage-03-negamax--bookdata-lookup
-/// The stage with id `id` (for the pictures that belong to one chapter).
-fn stage_with_id(stages: &[Stage], id: u32) -> Result<&Stage, String> {
-    stages
-        .iter()
-        .find(|s| s.id() == id)
-        .ok_or_else(|| format!("no stage {id} in stages/"))
-}
-// ANCHOR_END: stage-03-negamax--bookdata-lookup
 
 /// Every generated file, from the manifests and the series of the stages
 /// that search.
@@ -112,41 +99,6 @@ pub fn render(
             );
         }
     }
-    // ANCHOR: stage-03-negamax--bookdata-trees
-    {
-        let negamax = stage_with_id(stages, 3)?;
-        let full = crate::tree::trace(negamax.id())?;
-        files.insert(
-            format!("{}-tree.svg", negamax.tag()),
-            crate::tree::negamax_svg(&full),
-        );
-        files.insert(
-            format!("{}-tree.md", negamax.tag()),
-            crate::tree::negamax_caption(&full),
-        );
-        // ANCHOR_END: stage-03-negamax--bookdata-trees
-        // ANCHOR: stage-04-alphabeta--bookdata-trees
-        let alphabeta = stage_with_id(stages, 4)?;
-        let ab = crate::tree::trace(alphabeta.id())?;
-        files.insert(
-            format!("{}-tree.svg", alphabeta.tag()),
-            crate::tree::alphabeta_svg(&full, &ab)?,
-        );
-        files.insert(
-            format!("{}-tree.md", alphabeta.tag()),
-            crate::tree::alphabeta_caption(&full, &ab)?,
-        );
-        files.insert(
-            format!("{}-soundness.md", alphabeta.tag()),
-            crate::soundness::table(negamax, alphabeta)?,
-        );
-        // ANCHOR_END: stage-04-alphabeta--bookdata-trees
-        // ANCHOR: stage-03-negamax--bookdata-trees-end
-    }
-    // ANCHOR_END: stage-03-negamax--bookdata-trees-end
-    // ANCHOR: stage-05-quiescence--bookdata-render
-    files.extend(crate::horizon::render(stages)?);
-    // ANCHOR_END: stage-05-quiescence--bookdata-render
     // ANCHOR: stage-06-iterative--bookdata-render
     files.extend(crate::timeline::render(root, stages)?);
     // ANCHOR_END: stage-06-iterative--bookdata-render
@@ -159,20 +111,6 @@ pub fn render(
     // ANCHOR: stage-09-killers--bookdata-render
     files.extend(crate::quiet_ordering::render(root, stages, series)?);
     // ANCHOR_END: stage-09-killers--bookdata-render
-    // ANCHOR: stage-11-pvs--bookdata-render
-    {
-        let pvs = stage_with_id(stages, 11)?;
-        let traced = crate::pvs_tree::trace()?;
-        files.insert(
-            format!("{}-tree.svg", pvs.tag()),
-            crate::pvs_tree::svg(&traced),
-        );
-        files.insert(
-            format!("{}-tree.md", pvs.tag()),
-            crate::pvs_tree::caption(&traced)?,
-        );
-    }
-    // ANCHOR_END: stage-11-pvs--bookdata-render
     files.extend(crate::boards::render(root, stages)?);
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);

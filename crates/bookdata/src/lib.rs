@@ -41,15 +41,6 @@ pub mod tables;
 // ANCHOR: stage-03-negamax--bookdata-measure-module
 pub mod measure;
 // ANCHOR_END: stage-03-negamax--bookdata-measure-module
-// ANCHOR: stage-03-negamax--bookdata-tree
-pub mod tree;
-// ANCHOR_END: stage-03-negamax--bookdata-tree
-// ANCHOR: stage-04-alphabeta--bookdata-soundness
-pub mod soundness;
-// ANCHOR_END: stage-04-alphabeta--bookdata-soundness
-// ANCHOR: stage-05-quiescence--bookdata-horizon
-pub mod horizon;
-// ANCHOR_END: stage-05-quiescence--bookdata-horizon
 // ANCHOR: stage-06-iterative--bookdata-timeline
 pub mod timeline;
 // ANCHOR_END: stage-06-iterative--bookdata-timeline
@@ -62,12 +53,6 @@ pub mod transposition;
 // ANCHOR: stage-09-killers--bookdata-counters
 pub mod quiet_ordering;
 // ANCHOR_END: stage-09-killers--bookdata-counters
-// ANCHOR: stage-11-pvs--bookdata-pvs-tree
-pub mod pvs_tree;
-// ANCHOR_END: stage-11-pvs--bookdata-pvs-tree
-// ANCHOR: stage-12-nullmove--bookdata-modules
-pub mod nulltree;
-// ANCHOR_END: stage-12-nullmove--bookdata-modules
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {

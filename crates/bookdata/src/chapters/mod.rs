@@ -29,6 +29,10 @@ macro_rules! chapters {
 chapters! {
     board;
     eval; // +stage-02-eval
+    negamax; // +stage-03-negamax
+    alphabeta; // +stage-04-alphabeta
+    quiescence; // +stage-05-quiescence
+    pvs; // +stage-11-pvs
     nullmove; // +stage-12-nullmove
 }
 

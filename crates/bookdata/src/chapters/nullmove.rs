@@ -11,13 +11,14 @@
 //! of stages 11 and 12 (an iteration of a search limited by nodes is
 //! exactly the bench's search to that depth).
 
-use cozy_chess::{Color, Piece};
+use cozy_chess::{Board, Color, Piece};
 use engine::board::{legal_moves, make_move, move_to_uci, parse_fen, parse_uci_move};
 use engine::eval::evaluate;
-use engine::notes::Count;
+use engine::notes::{Count, TreeTrace};
 use engine::params::Params;
 use engine::search::{is_mate_score, mate_in_moves};
 use engine::stages::bench_fens;
+use engine::techniques::Techniques;
 use serde::{Deserialize, Serialize};
 
 use super::{Chapter, Progress};
@@ -25,8 +26,9 @@ use crate::book::Book;
 use crate::cache::{self, RECHECK_CAP, Rechecked};
 use crate::claims::claim;
 use crate::epd;
-use crate::md::{Table, cells, change, percent, position_name, score_text, thousands};
-use crate::measure::{self, Spec};
+use crate::md::{Table, cells, change, percent, position_name, score_text, signed, thousands};
+use crate::measure::{self, Searched, Spec};
+use crate::svg::tree::{self, DASHED, Look, Moves, Style, Tree, parents};
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
@@ -583,12 +585,12 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (format!("{tag}-zugzwang.md"), zugzwang_table(&runs)?),
         (format!("{tag}-example.md"), example_table(&runs)?),
     ]);
-    let pictured = crate::nulltree::trace()?;
-    files.insert(format!("{tag}-tree.svg"), crate::nulltree::svg(&pictured));
-    files.insert(
-        format!("{tag}-tree.md"),
-        crate::nulltree::caption(&pictured)?,
-    );
+    let pictured = Pictured {
+        plain: tree_search(false)?,
+        null: tree_search(true)?,
+    };
+    files.insert(format!("{tag}-tree.md"), tree_caption(&pictured)?);
+    files.insert(format!("{tag}-tree.svg"), tree_svg(&pictured)?);
     Ok(files)
 }
 
@@ -918,10 +920,300 @@ fn example_table(runs: &Runs) -> Result<String, String> {
     )))
 }
 
+// -------------------------------------------------------------- the tree
+
+/// The position of the picture: chapter 3's with a black knight added on
+/// h8, White's king and pawn against king and knight. White has two
+/// moves, Black a handful.
+pub const TREE_FEN: &str = "K1k4n/8/8/2P5/8/8/8/8 w - - 0 1";
+const TREE_DEPTH: u32 = 3;
+
+/// The tree with the root on top, like chapter 11's.
+const TREE_STYLE: Style = Style {
+    sideways: false,
+    at_first_child: false,
+    leaf_start: 30.0,
+    leaf_gap: 68.0,
+    ply_start: 30.0,
+    ply_gap: 86.0,
+    box_w: 54.0,
+    box_h: 24.0,
+    min_width: 0.0,
+    font: 13,
+    edge_width: 1.4,
+    edge_gaps: (0.0, 17.0),
+    elbows: false,
+    moves: Moves::Above(5.0),
+    label_y: 17.0,
+    below: 0.0,
+    notes: (26.0, 19.0, 24.0, r#" font-size="12""#),
+};
+const BLUE: &str = "#1f5fbf";
+
+/// Chapter 4's plain alpha-beta search of [`TREE_FEN`], with or without
+/// null-move pruning. At the engine's defaults (null moves from depth 3,
+/// reduced by 3 plies) the smallest tree with a null move is too big to
+/// draw, so here null moves start at depth 2 and are reduced by one ply,
+/// which puts the pass right above the horizon.
+fn tree_spec(null_move: bool) -> Result<Spec, String> {
+    let techniques = Techniques {
+        negamax: true,
+        alpha_beta: true,
+        null_move,
+        ..Techniques::default()
+    };
+    Spec::new(techniques, TREE_DEPTH)
+        .traced()
+        .set(&["NullMinDepth=2", "NullReduction=1"])
+}
+
+/// A pass reaches its node without a `Move` note, so the recorded node
+/// has no move: that is how we find the pass. The search sends no `Exit`
+/// note after the pass either, so the trace never closes the pass's node,
+/// and from then on every `Exit` scores the node one level above the one
+/// that really ended. In the picture's search the pass is the last thing
+/// the root's last move searches (it cuts off), so this shifts exactly
+/// three scores: the pass got its parent's, the parent the root's, and
+/// the root none. [`repair`] shifts them back, and refuses any trace of
+/// another shape; a trace that closes the pass itself (the root has its
+/// score) is taken as it is.
+fn tree_search(null_move: bool) -> Result<Searched, String> {
+    let mut searched = measure::search(&tree_spec(null_move)?, TREE_FEN)?;
+    repair(&mut searched.trace)?;
+    Ok(searched)
+}
+
+fn repair(trace: &mut TreeTrace) -> Result<(), String> {
+    if trace.nodes.first().is_none_or(|root| root.score.is_some()) {
+        return Ok(());
+    }
+    let passes: Vec<usize> = (1..trace.nodes.len())
+        .filter(|&i| trace.nodes[i].mv.is_none())
+        .collect();
+    let [pass] = passes[..] else {
+        return Err(format!(
+            "the trace has {} passes; the repair knows one",
+            passes.len()
+        ));
+    };
+    let parent = parents(&tree::children(trace))[pass];
+    let shape_ok = trace.nodes[pass].children.is_empty()
+        && trace.nodes[parent].children == [pass]
+        && trace.nodes[0].children.last() == Some(&parent);
+    if !shape_ok {
+        return Err(
+            "the pass is not a leaf that cut off the root's last move; the repair knows only \
+             that shape"
+                .to_string(),
+        );
+    }
+    let (parent_score, root_score) = (trace.nodes[pass].score, trace.nodes[parent].score);
+    trace.nodes[0].score = root_score;
+    trace.nodes[parent].score = parent_score;
+    trace.nodes[pass].score = parent_score.map(|s| -s);
+    Ok(())
+}
+
+/// The search without null moves, and the one with.
+struct Pictured {
+    plain: Searched,
+    null: Searched,
+}
+
+/// One node of the picture: a node of the plain search, of the null-move
+/// search, or of both.
+struct Node {
+    /// The move that led here (`pass` for a null move).
+    mv: String,
+    board: Board,
+    /// Its index in the null-move search, if that search reached it.
+    null: Option<usize>,
+    children: Vec<usize>,
+}
+
+/// The plain tree, with the null-move search's nodes matched to it by
+/// their moves, and its passes added as first children.
+fn merge(p: &Pictured) -> Result<Vec<Node>, String> {
+    let (plain, null) = (&p.plain.trace.nodes, &p.null.trace.nodes);
+    let mut nodes = vec![Node {
+        mv: String::new(),
+        board: parse_fen(TREE_FEN)?,
+        null: Some(0),
+        children: Vec::new(),
+    }];
+    // (plain index, picture index)
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((at_plain, at)) = stack.pop() {
+        let here = nodes[at].null;
+        let board = nodes[at].board.clone();
+        // A pass the null-move search made here comes first.
+        for &c in here.map_or(&[][..], |n| &null[n].children) {
+            if null[c].mv.is_none() {
+                let passed = board.null_move().unwrap_or_else(|| board.clone());
+                nodes.push(Node {
+                    mv: "pass".to_string(),
+                    board: passed,
+                    null: Some(c),
+                    children: Vec::new(),
+                });
+                let index = nodes.len() - 1;
+                nodes[at].children.push(index);
+            }
+        }
+        let mut pending = Vec::new();
+        for &c in &plain[at_plain].children {
+            let mv = plain[c].mv.ok_or("plain alpha-beta passed")?;
+            let matched = here.and_then(|n| {
+                null[n].children.iter().copied().find(|&nc| null[nc].mv == Some(mv))
+            });
+            nodes.push(Node {
+                mv: move_to_uci(&board, mv),
+                board: make_move(&board, mv),
+                null: matched,
+                children: Vec::new(),
+            });
+            let index = nodes.len() - 1;
+            nodes[at].children.push(index);
+            pending.push((c, index));
+        }
+        // Depth-first, children in order.
+        stack.extend(pending.into_iter().rev());
+    }
+    Ok(nodes)
+}
+
+/// The picture: what null-move pruning skipped is dashed, the pass it
+/// searched instead is drawn in blue.
+fn tree_svg(p: &Pictured) -> Result<String, String> {
+    let nodes = merge(p)?;
+    let null = &p.null.trace.nodes;
+    // Did the null-move search cut off at this node with its pass?
+    let null_cut = |n: usize| {
+        let children = &null[n].children;
+        !children.is_empty() && children.iter().all(|&c| null[c].mv.is_none())
+    };
+    let looks: Vec<Look> = nodes
+        .iter()
+        .map(|node| {
+            let searched = node.null.is_some();
+            let pass = node.mv == "pass";
+            let white = node.board.side_to_move() == Color::White;
+            let (fill, ink) = match (searched, white) {
+                (false, _) => ("white", "#a0a0a0"),
+                (true, true) => ("white", "#111"),
+                (true, false) => ("#333", "white"),
+            };
+            let cut = node.null.is_some_and(|n| null[n].cutoff || null_cut(n));
+            let (border, stroke, dash) = if !searched {
+                ("#b8b8b8", 1.2, DASHED)
+            } else if pass {
+                (BLUE, 2.6, "")
+            } else if cut {
+                ("#d62728", 2.6, "")
+            } else {
+                ("#444", 1.2, "")
+            };
+            let (edge, edge_dash) = match (pass, searched) {
+                (true, _) => (BLUE, ""),
+                (false, false) => ("#b8b8b8", DASHED),
+                (false, true) => ("#444", ""),
+            };
+            let score = node.null.and_then(|n| null[n].score);
+            Look {
+                mv: node.mv.clone(),
+                mv_ink: if pass { BLUE } else if searched { "#222" } else { "#a0a0a0" },
+                label: score.map(signed).unwrap_or_default(),
+                fill,
+                ink,
+                border,
+                stroke,
+                dash,
+                edge,
+                edge_dash,
+                under: None,
+            }
+        })
+        .collect();
+    let children = nodes.into_iter().map(|n| n.children).collect();
+    Ok(Tree::new(&TREE_STYLE, children).picture(
+        &looks,
+        &[
+            "Each box: the score the null-move search returned for the side to move there (white",
+            "box: White to move, dark box: Black); after a cutoff it is only a bound. Blue: Black",
+            "passes instead of moving. Red border: a cutoff. Dashed: searched by plain alpha-beta,",
+            "skipped by the null-move search after the pass.",
+        ],
+    ))
+}
+
+/// The node of `traced`'s tree reached by the moves `path` (UCI).
+fn node_at(traced: &Searched, path: &[&str]) -> Option<usize> {
+    let (_, moves) = tree::boards(&traced.trace, &parse_fen(TREE_FEN).ok()?);
+    let mut index = 0;
+    for text in path {
+        index = *traced.trace.nodes[index].children.iter().find(|&&c| moves[c] == *text)?;
+    }
+    Some(index)
+}
+
+/// The caption under the picture. Fails if the search no longer does what
+/// the chapter walks through: the root plays `c5c6`; after `a8a7` Black
+/// passes, the pass fails high and nothing else is searched there; both
+/// searches agree on the result.
+fn tree_caption(p: &Pictured) -> Result<String, String> {
+    let root = parse_fen(TREE_FEN)?;
+    let best = |s: &Searched| s.result.best_move.map(|mv| move_to_uci(&root, mv));
+    claim(
+        (p.plain.result.score, best(&p.plain)) == (p.null.result.score, best(&p.null))
+            && best(&p.null).as_deref() == Some("c5c6"),
+        CHAPTER_FILE,
+        "that with and without null moves the picture's search finds c5c6 and the same score",
+    )?;
+    let stats = &p.null.stats;
+    claim(
+        (stats[Count::NullMove], stats[Count::NullMoveCutoff]) == (1, 1),
+        CHAPTER_FILE,
+        "that the picture's search tries one null move and it cuts off",
+    )?;
+    let after = node_at(&p.null, &["a8a7"]).map(|i| &p.null.trace.nodes[i]);
+    claim(
+        after.is_some_and(|node| {
+            node.children.len() == 1 && p.null.trace.nodes[node.children[0]].mv.is_none()
+        }),
+        CHAPTER_FILE,
+        "that after a8a7 the search only passes",
+    )?;
+    let plain_after = node_at(&p.plain, &["a8a7"]).ok_or("plain alpha-beta never played a8a7")?;
+    let below = |index: usize| -> usize {
+        let mut count = 0;
+        let mut stack = p.plain.trace.nodes[index].children.clone();
+        while let Some(next) = stack.pop() {
+            count += 1;
+            stack.extend(&p.plain.trace.nodes[next].children);
+        }
+        count
+    };
+    let params = tree_spec(true)?.params;
+    Ok(format!(
+        "Alpha-beta on `{TREE_FEN}` to depth {TREE_DEPTH}: {} nodes. With null-move pruning (null \
+         moves from depth {}, reduced by {} ply): {} nodes, one of them the pass, which replaced \
+         the {} nodes plain alpha-beta searched below `a8a7`. Both find the same: score {} for \
+         White, best move c5c6.\n",
+        p.plain.trace.nodes.len(),
+        params.null_min_depth,
+        params.null_reduction,
+        p.null.trace.nodes.len(),
+        below(plain_after),
+        signed(p.null.result.score),
+    ))
+}
+
 // ------------------------------------------------------------ the claims
 
+const CHAPTER_FILE: &str = "ch12-nullmove.md";
+
 fn claims(book: &Book) -> Result<(), String> {
-    const CHAPTER: &str = "ch12-nullmove.md";
+    const CHAPTER: &str = CHAPTER_FILE;
     if let (Some(tt), Some(pvs), Some(null)) = (book.bounds(8), book.bounds(11), book.bounds(12)) {
         claim(
             null == tt && null.1 > pvs.1,

@@ -191,6 +191,11 @@ impl<'a> Tree<'a> {
         self.extent().0
     }
 
+    /// Where the tree ends at the bottom, the room below it included.
+    pub fn bottom(&self) -> f64 {
+        self.extent().1
+    }
+
     /// A picture for this tree and `notes` lines under it, nothing drawn yet.
     pub fn open(&self, notes: usize) -> Svg {
         let (width, bottom) = self.extent();
