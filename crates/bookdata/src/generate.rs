@@ -26,35 +26,6 @@ const OWN_SUFFIXES: &[&str] = &[
     "-nodes-by-depth.toml",
     "-nodes-by-depth.svg",
     "-nodes-by-depth.md",
-    "-sprt.md",
-    "-reliability.md",
-    "-reliability-fast.md",
-    "-versus-low.md",
-    "-versus-high.md",
-    // ANCHOR: stage-06-iterative--bookdata-suffixes
-    crate::timeline::SUFFIXES[0],
-    crate::timeline::SUFFIXES[1],
-    crate::timeline::SUFFIXES[2],
-    // ANCHOR_END: stage-06-iterative--bookdata-suffixes
-    // ANCHOR: stage-07-mvvlva--bookdata-suffixes
-    "-fail-high.md",
-    "-kiwipete.md",
-    // ANCHOR_END: stage-07-mvvlva--bookdata-suffixes
-    // ANCHOR: stage-08-tt--bookdata-suffixes
-    "-bucket.svg",
-    "-window.svg",
-    "-replacement.toml",
-    "-replacement.md",
-    "-fine70.md",
-    // ANCHOR_END: stage-08-tt--bookdata-suffixes
-    // ANCHOR: stage-09-killers--bookdata-suffixes
-    crate::quiet_ordering::DATA_SUFFIX,
-    crate::quiet_ordering::FAIL_HIGH_SUFFIX,
-    crate::quiet_ordering::DEPTH_SUFFIX,
-    // ANCHOR_END: stage-09-killers--bookdata-suffixes
-    // ANCHOR: stage-10-history--bookdata-suffixes
-    crate::quiet_ordering::VARIANTS_SUFFIX,
-    // ANCHOR_END: stage-10-history--bookdata-suffixes
     // ANCHOR: main-only
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
@@ -72,7 +43,6 @@ pub fn render(
         stages,
         series,
     };
-    crate::claims::check(&book)?;
     let mut files = chapters::render(&book)?;
     for (index, stage) in stages.iter().enumerate() {
         files.insert(
@@ -99,18 +69,6 @@ pub fn render(
             );
         }
     }
-    // ANCHOR: stage-06-iterative--bookdata-render
-    files.extend(crate::timeline::render(root, stages)?);
-    // ANCHOR_END: stage-06-iterative--bookdata-render
-    // ANCHOR: stage-07-mvvlva--bookdata-render
-    files.extend(crate::ordering::render(stages)?);
-    // ANCHOR_END: stage-07-mvvlva--bookdata-render
-    // ANCHOR: stage-08-tt--bookdata-render
-    files.extend(crate::transposition::render(root, stages)?);
-    // ANCHOR_END: stage-08-tt--bookdata-render
-    // ANCHOR: stage-09-killers--bookdata-render
-    files.extend(crate::quiet_ordering::render(root, stages, series)?);
-    // ANCHOR_END: stage-09-killers--bookdata-render
     files.extend(crate::boards::render(root, stages)?);
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
@@ -152,17 +110,6 @@ pub fn generate(
         })?;
         measured.insert(stage.id(), own);
     }
-    // ANCHOR: stage-06-iterative--bookdata-measure
-    crate::timeline::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-06-iterative--bookdata-measure
-    // ANCHOR: stage-08-tt--bookdata-measure
-    crate::transposition::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-08-tt--bookdata-measure
-    // ANCHOR: stage-09-killers--bookdata-measure
-    if measure {
-        crate::quiet_ordering::measure(root, &stages, progress)?;
-    }
-    // ANCHOR_END: stage-09-killers--bookdata-measure
     chapters::measure(
         &Book {
             root,
@@ -202,6 +149,7 @@ fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
     let mut stale = Vec::new();
     let mut endings = chapters::outputs();
     endings.extend(OWN_SUFFIXES);
+    endings.extend(crate::results::SUFFIXES);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(stale);
     };
@@ -243,16 +191,6 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
             report.remeasured += found.measured;
             report.problems.extend(found.problems);
         }
-        // ANCHOR: stage-08-tt--bookdata-recheck
-        let (count, problems) = crate::transposition::recheck(root, &stages);
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-08-tt--bookdata-recheck
-        // ANCHOR: stage-09-killers--bookdata-recheck
-        let (count, problems) = crate::quiet_ordering::remeasure(root, &stages)?;
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-09-killers--bookdata-recheck
         let found = chapters::recheck(&Book {
             root,
             stages: &stages,

@@ -41,18 +41,6 @@ pub mod tables;
 // ANCHOR: stage-03-negamax--bookdata-measure-module
 pub mod measure;
 // ANCHOR_END: stage-03-negamax--bookdata-measure-module
-// ANCHOR: stage-06-iterative--bookdata-timeline
-pub mod timeline;
-// ANCHOR_END: stage-06-iterative--bookdata-timeline
-// ANCHOR: stage-07-mvvlva--bookdata-ordering
-pub mod ordering;
-// ANCHOR_END: stage-07-mvvlva--bookdata-ordering
-// ANCHOR: stage-08-tt--bookdata-transposition
-pub mod transposition;
-// ANCHOR_END: stage-08-tt--bookdata-transposition
-// ANCHOR: stage-09-killers--bookdata-counters
-pub mod quiet_ordering;
-// ANCHOR_END: stage-09-killers--bookdata-counters
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {

@@ -142,6 +142,12 @@ pub fn search_until(
     })
 }
 
+/// The counters of `fen` searched as `cb2026 search --stage S --depth D
+/// --stats` searches it.
+pub fn counters(stage: u32, depth: u32, fen: &str) -> Result<Stats, String> {
+    Ok(search(&Spec::stage(stage, depth)?, fen)?.stats)
+}
+
 /// The bench's way of measuring: each of `fens` searched with a fresh
 /// engine.
 pub struct Bench {

@@ -32,6 +32,11 @@ chapters! {
     negamax; // +stage-03-negamax
     alphabeta; // +stage-04-alphabeta
     quiescence; // +stage-05-quiescence
+    iterative; // +stage-06-iterative
+    mvvlva; // +stage-07-mvvlva
+    tt; // +stage-08-tt
+    killers; // +stage-09-killers
+    history; // +stage-10-history
     pvs; // +stage-11-pvs
     nullmove; // +stage-12-nullmove
 }

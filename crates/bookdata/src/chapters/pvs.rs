@@ -22,14 +22,30 @@ use engine::notes::{Count, TreeTrace};
 use engine::search::INF;
 use engine::techniques::Techniques;
 
+use engine::stages::bench_fens;
+
 use super::Chapter;
-use crate::book::Book;
+use super::killers::{
+    Plan, Run, bench_position, common_rows, counted, counters_table, fail_high_first,
+    fail_high_value, how_measured, run, target_sentence,
+};
+use crate::book::{Book, Comparison};
 use crate::claims::claim;
+use crate::md::{percent, percent_change, thousands};
 use crate::measure::{self, Searched, Spec};
 use crate::svg::tree::{Look, Moves, Style, Tree, parents};
 use crate::{Files, Stage};
 
-pub const CHAPTER: Chapter = Chapter::new(11, &["-tree.svg", "-tree.md"], render);
+pub const CHAPTER: Chapter = Chapter {
+    claims,
+    measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
+    recheck: |book, stage| PLAN.recheck(book, stage),
+    ..Chapter::new(
+        11,
+        &["-counters.toml", "-fail-high.md", "-tree.svg", "-tree.md"],
+        render,
+    )
+};
 
 /// The position: chapter 3's tiny ending with White's pawn one square
 /// further, on c6. Its first move in generation order, `c6c7`, only draws
@@ -64,15 +80,165 @@ const STYLE: Style = Style {
 const BLUE: &str = "#1f5fbf";
 const ORANGE: &str = "#e07000";
 
-fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
+fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let traced = trace()?;
     check_walkthrough(&traced)?;
     let tag = stage.tag();
+    let (name, text, runs) = PLAN.cached(book, stage)?;
     Ok(Files::from([
+        (name, text),
+        (format!("{tag}-fail-high.md"), counters(&runs)?),
         (format!("{tag}-tree.svg"), svg(&traced)),
         (format!("{tag}-tree.md"), caption(&traced)?),
     ]))
 }
+
+// ----------------------------------------------------------- the counters
+
+/// The counters chapter 11 keeps: PVS counts its null windows too.
+const PVS_COUNTERS: &[&str] = &[
+    "main_nodes",
+    "quiescence_nodes",
+    "cutoffs",
+    "first_move_cutoffs",
+    "table_hits",
+    "table_cutoffs",
+    "null_window_searches",
+    "re_searches",
+];
+
+/// Chapter 11's fail-high target at depth 8 (issue 10).
+const PVS_TARGET: f64 = 92.0;
+
+/// Stage 10 against stage 11 at stage 10's bench depth, and stage 11 at
+/// its own, depth 8 (measured as chapter 9 measures its runs).
+const PLAN: Plan = Plan {
+    stage: 11,
+    runs: &[run(10, 7), run(11, 7), run(11, 8)],
+    counters: PVS_COUNTERS,
+};
+
+fn counters(runs: &[Run]) -> Result<String, String> {
+    let [history, pvs, deep] = runs else {
+        return Err("chapter 11 measures three runs".into());
+    };
+    let main = |r: &Run| r.counter("main_nodes");
+    let quiescence = |r: &Run| r.counter("quiescence_nodes");
+    counted(
+        11,
+        percent_change(main(history), main(pvs)).abs() < 5.0
+            && percent_change(quiescence(history), quiescence(pvs)) < -20.0,
+        "that the main search barely shrinks and the quiescence search does",
+    )?;
+    counted(
+        11,
+        pvs.counter("cutoffs") < history.counter("cutoffs")
+            && fail_high_value(pvs) > fail_high_value(history),
+        "that the cutoffs fall while the share of the first move rises",
+    )?;
+    let table_cutoffs = |r: &Run| r.counter("table_cutoffs");
+    counted(
+        11,
+        percent_change(table_cutoffs(history), table_cutoffs(pvs)).abs() < 2.0,
+        "that the table cuts off about as often as before",
+    )?;
+    let rate = |r: &Run| {
+        100.0 * r.counter("re_searches") as f64 / r.counter("null_window_searches").max(1) as f64
+    };
+    counted(
+        11,
+        rate(pvs) < 10.0 && rate(deep) < 10.0,
+        "that only a few percent of the null-window searches need a re-search",
+    )?;
+    let savings: Vec<f64> = (0..pvs.positions.len())
+        .map(|i| percent_change(history.positions[i], pvs.positions[i]))
+        .collect();
+    let best = savings.iter().copied().fold(f64::INFINITY, f64::min);
+    counted(
+        11,
+        savings[1] == best && history.positions[1] > 2 * pvs.positions[1],
+        "that Kiwipete gains most, with less than half of stage 10's nodes",
+    )?;
+    let mut rows = common_rows();
+    rows.push(("Null-window searches", |r| {
+        thousands(r.counter("null_window_searches"))
+    }));
+    rows.push(("Re-searches", |r| thousands(r.counter("re_searches"))));
+    rows.push(("**Re-search rate**", |r| {
+        let rate = percent(r.counter("re_searches"), r.counter("null_window_searches"));
+        format!("**{rate}**")
+    }));
+    Ok(counters_table(&[history, pvs, deep], &rows).note(format!(
+        "{} *Re-search rate*: of the null-window searches of later moves at PV nodes, the \
+         share that landed inside the window and had to be searched again. At depth {}, stage \
+         11 makes {} of its cutoffs with the first move: {}.",
+        how_measured(&[history, pvs, deep]),
+        deep.depth,
+        fail_high_first(deep),
+        target_sentence(fail_high_value(deep), PVS_TARGET)
+    )))
+}
+
+fn claims(book: &Book) -> Result<(), String> {
+    if let Some(c) = book.compared(11)? {
+        pawn_ending(book, &c)?;
+    }
+    if let (Some(killers), Some(pvs)) = (book.bounds(9), book.bounds(11)) {
+        counted(
+            11,
+            pvs == killers,
+            "that its match has the bounds of chapters 9 and 10",
+        )?;
+    }
+    let nodes = &book.stage(11)?.manifest.bench.positions;
+    counted(
+        11,
+        nodes.len() == 6 && 2 * (nodes[1] + nodes[3]) > nodes.iter().sum::<u64>(),
+        "that Kiwipete and the quiet middlegame take most of stage 11's bench nodes",
+    )
+}
+
+/// On the pawn ending: PVS costs it nodes at the depth of the comparison
+/// and saves one ply shallower; of the six positions it has the smallest
+/// quiescence share and the highest re-search rate.
+fn pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
+    const PAWNS: usize = 5;
+    bench_position(PAWNS, "pawn ending")?;
+    counted(
+        11,
+        c.after[PAWNS] > c.before[PAWNS],
+        "that PVS costs the pawn ending nodes at the depth of the comparison",
+    )?;
+    let shallower = c.depth - 1;
+    let (before, after) = (book.positions(10, shallower)?, book.positions(11, shallower)?);
+    counted(
+        11,
+        after[PAWNS] < before[PAWNS],
+        "that one ply shallower PVS saves nodes on the pawn ending too",
+    )?;
+    let mut shares = Vec::new();
+    let mut rates = Vec::new();
+    for fen in bench_fens() {
+        let stats = measure::counters(11, c.depth, fen)?;
+        let all = stats[Count::Node] + stats[Count::QuiescenceNode];
+        shares.push(stats[Count::QuiescenceNode] as f64 / all.max(1) as f64);
+        rates.push(stats[Count::ReSearch] as f64 / stats[Count::NullWindowSearch].max(1) as f64);
+    }
+    let others = |values: &[f64]| -> Vec<f64> {
+        let mut rest = values.to_vec();
+        rest.remove(PAWNS);
+        rest
+    };
+    counted(
+        11,
+        others(&shares).iter().all(|&s| s > shares[PAWNS])
+            && others(&rates).iter().all(|&r| r < rates[PAWNS]),
+        "that of the six bench positions the pawn ending has the smallest quiescence share and \
+         the highest re-search rate",
+    )
+}
+
+// --------------------------------------------------------------- the tree
 
 /// One node of the replayed tree.
 #[derive(Clone, Debug)]

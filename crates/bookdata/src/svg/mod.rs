@@ -78,6 +78,14 @@ impl Svg {
     }
 }
 
+/// An element can also be written with `writeln!`.
+impl Write for Svg {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        self.text.push_str(text);
+        Ok(())
+    }
+}
+
 /// `text` safe inside SVG.
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
