@@ -1,3 +1,4 @@
+// ANCHOR: stage-04-alphabeta--bookdata-chapter
 //! Chapter 4: chapter 3's tree again, as alpha-beta searched it, and the
 //! evidence that alpha-beta is sound: on every bench position it finds
 //! the same score and the same move as plain negamax.
@@ -212,3 +213,4 @@ fn soundness() -> Result<String, String> {
          the side to move."
     )))
 }
+// ANCHOR_END: stage-04-alphabeta--bookdata-chapter

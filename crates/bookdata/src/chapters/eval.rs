@@ -1,3 +1,4 @@
+// ANCHOR: stage-02-eval--bookdata-chapter
 //! Chapter 2: the evaluation changes no node count, and its picture: the
 //! piece-square tables of the knight and the king
 //! as heat maps, in the middlegame, halfway through the game and in the
@@ -258,3 +259,4 @@ mod tests {
         assert!(svg.ends_with("</svg>\n"));
     }
 }
+// ANCHOR_END: stage-02-eval--bookdata-chapter

@@ -1,3 +1,4 @@
+// ANCHOR: stage-10-history--bookdata-chapter
 //! Chapter 10: the history heuristic's counters on the whole bench, stage
 //! 10 against stage 9 at their common bench depth, and stage 10 with the
 //! piece-to index and without the malus (measured as chapter 9 measures
@@ -149,3 +150,4 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (format!("{tag}-variants.md"), variants),
     ]))
 }
+// ANCHOR_END: stage-10-history--bookdata-chapter

@@ -1,3 +1,4 @@
+// ANCHOR: stage-06-iterative--bookdata-chapter
 //! Chapter 6: one timed search, pictured: when each iteration of iterative
 //! deepening finished, against the soft and the hard time limit.
 //!
@@ -390,3 +391,4 @@ mod tests {
         assert!(caption(&hard).contains("thrown away"));
     }
 }
+// ANCHOR_END: stage-06-iterative--bookdata-chapter

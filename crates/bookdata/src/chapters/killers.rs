@@ -1,3 +1,4 @@
+// ANCHOR: stage-09-killers--bookdata-chapter
 //! Chapter 9: the search's counters on the whole bench, stage 9 against
 //! stage 8 (nodes, cutoffs, fail-high on the first move), and stage 9's
 //! depth 8 next to stage 6, with times. Chapters 10 and 11 measure and
@@ -529,3 +530,4 @@ fn quiet_middlegame(book: &Book, c: &Comparison) -> Result<(), String> {
          middlegame's nodes",
     )
 }
+// ANCHOR_END: stage-09-killers--bookdata-chapter

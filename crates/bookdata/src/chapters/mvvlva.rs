@@ -1,3 +1,4 @@
+// ANCHOR: stage-07-mvvlva--bookdata-chapter
 //! Chapter 7: move ordering, measured. The counters of stage 7's search
 //! against stage 6's on each bench position (fail-high on the first move,
 //! the quiescence share of the nodes), and a look inside the quiescence
@@ -254,3 +255,4 @@ fn kiwipete_table() -> Result<String, String> {
         thousands(shallow_7.qnodes)
     )))
 }
+// ANCHOR_END: stage-07-mvvlva--bookdata-chapter

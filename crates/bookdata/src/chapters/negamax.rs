@@ -1,3 +1,4 @@
+// ANCHOR: stage-03-negamax--bookdata-chapter
 //! Chapter 3: a tiny negamax tree, drawn from a recording of a real
 //! search. Chapter 4 draws the same tree again, as alpha-beta saw it.
 
@@ -127,3 +128,4 @@ fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
 pub fn score(traced: &Traced, index: usize) -> i32 {
     traced.trace.nodes[index].score.unwrap_or(0)
 }
+// ANCHOR_END: stage-03-negamax--bookdata-chapter

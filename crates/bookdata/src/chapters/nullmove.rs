@@ -1,3 +1,4 @@
+// ANCHOR: stage-12-nullmove--bookdata-chapter
 //! Chapter 12: what null-move pruning, and its two variants (verification
 //! and the adaptive reduction), do to the bench, to the depth a node
 //! budget buys, to the mate suite and to the zugzwang positions; and a
@@ -1284,3 +1285,4 @@ fn claims(book: &Book) -> Result<(), String> {
          a quiet bishop move",
     )
 }
+// ANCHOR_END: stage-12-nullmove--bookdata-chapter

@@ -1,3 +1,4 @@
+// ANCHOR: stage-11-pvs--bookdata-chapter
 //! Chapter 11: a tiny principal variation search, drawn from a recording
 //! of a real search, with the window every node was searched with, the
 //! null windows of the later moves and one re-search.
@@ -650,3 +651,4 @@ fn caption(traced: &Traced) -> Result<String, String> {
         traced.without_pvs
     ))
 }
+// ANCHOR_END: stage-11-pvs--bookdata-chapter

@@ -1,3 +1,4 @@
+// ANCHOR: stage-05-quiescence--bookdata-chapter
 //! Chapter 5: the horizon effect, pictured. A one-ply search without
 //! quiescence takes a defended pawn with its queen; the tree of the same
 //! one-ply search with quiescence shows it seeing the recapture.
@@ -252,3 +253,4 @@ fn svg(without: &Searched, with: &Searched, exact: &Searched) -> Result<String, 
     drawing.notes(&mut svg, &notes);
     Ok(svg.end())
 }
+// ANCHOR_END: stage-05-quiescence--bookdata-chapter

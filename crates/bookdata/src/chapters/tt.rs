@@ -1,3 +1,4 @@
+// ANCHOR: stage-08-tt--bookdata-chapter
 //! Chapter 8: the counters of stage 8 against stage 7, a bucket of the
 //! table drawn from the layout `tt.rs` declares, how a stored bound
 //! settles a node or not, the replacement policies measured against each
@@ -854,3 +855,4 @@ mod tests {
         assert!(!settles(Bound::Upper, 1, 0, 100));
     }
 }
+// ANCHOR_END: stage-08-tt--bookdata-chapter

@@ -1,6 +1,9 @@
 //! The book's pictures as SVG: a small builder that every hand-drawn
-//! figure writes through, the one drawing of a search tree ([`tree`]) and
-//! the one chart of nodes against depth ([`chart`], drawn with plotters).
+//! figure writes through, and the one chart of nodes against depth
+//! ([`chart`], drawn with plotters).
+// ANCHOR: stage-03-negamax--bookdata-svg-doc
+//! Every search tree the book pictures is drawn by [`tree`].
+// ANCHOR_END: stage-03-negamax--bookdata-svg-doc
 //!
 //! Every figure is at most as wide as the book's text column (about 750
 //! px), so it shows at its own size and its text at the size written.

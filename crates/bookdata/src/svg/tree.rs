@@ -1,3 +1,4 @@
+// ANCHOR: stage-03-negamax--bookdata-tree
 //! The one drawing of a search tree, for every tree the book pictures.
 //!
 //! A chapter hands over the tree (each node's children) and how each node
@@ -350,3 +351,4 @@ pub fn boards(trace: &TreeTrace, root: &Board) -> (Vec<Board>, Vec<String>) {
     }
     (boards, moves)
 }
+// ANCHOR_END: stage-03-negamax--bookdata-tree
