@@ -10,8 +10,8 @@ use super::Chapter;
 use super::negamax::{self, DEPTH, STYLE, Traced, score};
 use crate::book::Book;
 use crate::claims::claim;
-use crate::measure::{self, Spec};
 use crate::md::{Table, position_name, thousands};
+use crate::measure::{self, Spec};
 use crate::svg::tree::{self, Tree};
 use crate::{Files, Stage};
 
@@ -20,11 +20,14 @@ pub const CHAPTER: Chapter = Chapter {
     ..Chapter::new(4, &["-tree.svg", "-tree.md", "-soundness.md"], render)
 };
 
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch04-alphabeta.md";
+
 fn claims(book: &Book) -> Result<(), String> {
     if let Some(c) = book.compared(4)? {
         claim(
             c.before.iter().zip(&c.after).all(|(b, a)| a < b),
-            "ch04-alphabeta.md",
+            TEXT,
             "alpha-beta searches fewer nodes on every bench position",
         )?;
     }
@@ -131,7 +134,7 @@ fn node_at(traced: &Traced, path: &[&str]) -> Option<usize> {
 fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
     claim(
         full.best_move() == "c5c6",
-        "ch04-alphabeta.md",
+        TEXT,
         "(as chapter 3 does) that the best move is c5c6",
     )?;
     for (path, first, skipped) in [(&["a8a7"][..], "c8c7", 2), (&["c5c6", "c8d8"], "c6c7", 3)] {
@@ -141,10 +144,16 @@ fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
         let all = node_at(full, path).map_or(0, |i| full.trace.nodes[i].children.len());
         claim(
             searched.is_some_and(|node| {
-                let moves: Vec<&str> = node.children.iter().map(|&c| ab.moves[c].as_str()).collect();
-                moves == [first] && node.cutoff && all.saturating_sub(node.children.len()) == skipped
+                let moves: Vec<&str> = node
+                    .children
+                    .iter()
+                    .map(|&c| ab.moves[c].as_str())
+                    .collect();
+                moves == [first]
+                    && node.cutoff
+                    && all.saturating_sub(node.children.len()) == skipped
             }),
-            "ch04-alphabeta.md",
+            TEXT,
             &format!(
                 "that after {} alpha-beta searches only {first}, cuts off and skips {skipped} moves",
                 path.join(" ")
@@ -159,7 +168,7 @@ fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
 fn caption(full: &Traced, ab: &Traced) -> Result<String, String> {
     claim(
         (full.result.score, full.result.best_move) == (ab.result.score, ab.result.best_move),
-        "ch04-alphabeta.md",
+        TEXT,
         "that alpha-beta finds negamax's score and move",
     )?;
     Ok(format!(
@@ -185,9 +194,8 @@ fn soundness() -> Result<String, String> {
     let mut table = Table::new("lrrccrr", &crate::md::cells(&head));
     for (index, fen) in bench_fens().into_iter().enumerate() {
         let board = parse_fen(fen)?;
-        let [a, b] = [3, 4].map(|id| {
-            measure::search(&Spec::stage(id, DEPTH)?, fen).map(|s| s.result)
-        });
+        let [a, b] =
+            [3, 4].map(|id| measure::search(&Spec::stage(id, DEPTH)?, fen).map(|s| s.result));
         let (a, b) = (a?, b?);
         let name = |r: &engine::search::SearchResult| {
             r.best_move
@@ -195,8 +203,11 @@ fn soundness() -> Result<String, String> {
         };
         claim(
             (a.score, a.best_move) == (b.score, b.best_move),
-            "ch04-alphabeta.md",
-            &format!("that on position {} alpha-beta finds negamax's score and move", index + 1),
+            TEXT,
+            &format!(
+                "that on position {} alpha-beta finds negamax's score and move",
+                index + 1
+            ),
         )?;
         table.row(&[
             &position_name(index),

@@ -18,8 +18,8 @@ use super::{Chapter, Progress};
 use crate::book::Book;
 use crate::cache;
 use crate::claims::claim;
-use crate::measure::{self, Spec};
 use crate::md::thousands;
+use crate::measure::{self, Spec};
 use crate::svg::Svg;
 use crate::{Files, Stage};
 
@@ -33,11 +33,14 @@ pub const CHAPTER: Chapter = Chapter {
     )
 };
 
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch06-iterative.md";
+
 fn claims(book: &Book) -> Result<(), String> {
     if let Some(c) = book.compared(6)? {
         claim(
             c.after_total() < c.before_total(),
-            "ch06-iterative.md",
+            TEXT,
             "iterative deepening searches fewer nodes than one search to the same depth",
         )?;
     }
@@ -104,7 +107,12 @@ fn header(t: &Timeline) -> String {
 }
 
 /// The limits the time manager sets for `fen` with the recorded clock.
-fn limits_for(fen: &str, time_ms: u64, increment_ms: u64, overhead: u64) -> Result<TimeBudget, String> {
+fn limits_for(
+    fen: &str,
+    time_ms: u64,
+    increment_ms: u64,
+    overhead: u64,
+) -> Result<TimeBudget, String> {
     let clock = Clock {
         wtime: Some(time_ms),
         btime: Some(time_ms),
@@ -117,7 +125,12 @@ fn limits_for(fen: &str, time_ms: u64, increment_ms: u64, overhead: u64) -> Resu
 }
 
 /// Run the timed search of stage `stage`, and record it.
-fn measure_run(book: &Book, stage: &Stage, measure: bool, progress: Progress) -> Result<(), String> {
+fn measure_run(
+    book: &Book,
+    stage: &Stage,
+    measure: bool,
+    progress: Progress,
+) -> Result<(), String> {
     cache::prepare(book.root, &cache_name(stage), measure, || {
         progress(&format!("stage {}: one timed search", stage.id()));
         let limits = limits_for(FEN, TIME_MS, INCREMENT_MS, MOVE_OVERHEAD_MS)?;
@@ -127,7 +140,10 @@ fn measure_run(book: &Book, stage: &Stage, measure: bool, progress: Progress) ->
             ..Limits::default()
         };
         let searched = measure::search(&spec, FEN)?;
-        let best = searched.result.best_move.ok_or("the start position has moves")?;
+        let best = searched
+            .result
+            .best_move
+            .ok_or("the start position has moves")?;
         let timeline = Timeline {
             stage: stage.id(),
             fen: FEN.to_string(),
@@ -158,7 +174,10 @@ fn read(book: &Book, stage: &Stage) -> Result<Timeline, String> {
     let name = cache_name(stage);
     let t: Timeline = cache::read(book.root, &name)?;
     let limits = limits_for(&t.fen, t.time_ms, t.increment_ms, t.move_overhead_ms)?;
-    let (soft, hard) = (limits.soft.as_millis() as u64, limits.hard.as_millis() as u64);
+    let (soft, hard) = (
+        limits.soft.as_millis() as u64,
+        limits.hard.as_millis() as u64,
+    );
     let in_order = t.iterations.iter().enumerate().all(|(index, i)| {
         let previous = index.checked_sub(1).map(|p| &t.iterations[p]);
         i.depth as usize == index + 1
@@ -166,7 +185,10 @@ fn read(book: &Book, stage: &Stage) -> Result<Timeline, String> {
     });
     let last_ms = t.iterations.last().map_or(0, |i| i.elapsed_ms);
     if t.stage != stage.id() || t.iterations.is_empty() || !in_order || t.finished_ms < last_ms {
-        return Err(format!("{name}: not one timed search of stage {} (run scripts/book-data)", stage.id()));
+        return Err(format!(
+            "{name}: not one timed search of stage {} (run scripts/book-data)",
+            stage.id()
+        ));
     }
     if (t.soft_ms, t.hard_ms) != (soft, hard) {
         return Err(format!(
@@ -182,7 +204,10 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let timeline = read(book, stage)?;
     let tag = stage.tag();
     Ok(Files::from([
-        (cache_name(stage), cache::text(&header(&timeline), &timeline)?),
+        (
+            cache_name(stage),
+            cache::text(&header(&timeline), &timeline)?,
+        ),
         (format!("{tag}-timeline.svg"), svg(&timeline)),
         (format!("{tag}-timeline.md"), caption(&timeline)),
     ]))
@@ -250,7 +275,13 @@ fn svg(t: &Timeline) -> String {
     ));
     // The limits.
     for (ms, colour, dash, label, line) in [
-        (t.soft_ms, "#ff7f0e", r#" stroke-dasharray="6 4""#, "soft limit", 0.0),
+        (
+            t.soft_ms,
+            "#ff7f0e",
+            r#" stroke-dasharray="6 4""#,
+            "soft limit",
+            0.0,
+        ),
         (t.hard_ms, "#d62728", "", "hard limit", 1.0),
     ] {
         let (x, y) = (px(ms), TOP - 40.0 + 19.0 * line);
@@ -258,9 +289,17 @@ fn svg(t: &Timeline) -> String {
             r##"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{bottom:.1}" stroke="{colour}" stroke-width="2"{dash}/>"##,
             y + 4.0
         ));
-        let (anchor, shift) = if x > PLOT_RIGHT - 120.0 { ("end", -5.0) } else { ("start", 5.0) };
+        let (anchor, shift) = if x > PLOT_RIGHT - 120.0 {
+            ("end", -5.0)
+        } else {
+            ("start", 5.0)
+        };
         let attrs = format!(r#" text-anchor="{anchor}" fill="{colour}"{HALO}"#);
-        svg.text((x + shift, y + 14.0), &attrs, &format!("{label} {} ms", thousands(ms)));
+        svg.text(
+            (x + shift, y + 14.0),
+            &attrs,
+            &format!("{label} {} ms", thousands(ms)),
+        );
     }
     // The iterations.
     let (mut start, mut nodes_before) = (0, 0);
@@ -268,7 +307,11 @@ fn svg(t: &Timeline) -> String {
         let y = row_y(row);
         let (x1, x2) = (px(start), px(i.elapsed_ms).max(px(start) + 2.0));
         let attrs = r##" text-anchor="end" fill="#333""##;
-        svg.text((PLOT_LEFT - 8.0, y + 14.0), attrs, &format!("depth {}", i.depth));
+        svg.text(
+            (PLOT_LEFT - 8.0, y + 14.0),
+            attrs,
+            &format!("depth {}", i.depth),
+        );
         svg.push(format_args!(
             r##"<rect x="{x1:.1}" y="{y:.1}" width="{:.1}" height="{BAR}" fill="#1f77b4"/>"##,
             x2 - x1
@@ -285,14 +328,24 @@ fn svg(t: &Timeline) -> String {
     // started.
     let y = row_y(t.iterations.len());
     let attrs = r##" text-anchor="end" fill="#777""##;
-    svg.text((PLOT_LEFT - 8.0, y + 14.0), attrs, &format!("depth {}", t.iterations.len() + 1));
+    svg.text(
+        (PLOT_LEFT - 8.0, y + 14.0),
+        attrs,
+        &format!("depth {}", t.iterations.len() + 1),
+    );
     if cut_short(t) {
         let (x1, x2) = (px(start), px(t.finished_ms));
         svg.push(format_args!(
             r##"<rect x="{x1:.1}" y="{y:.1}" width="{:.1}" height="{BAR}" fill="#c7c7c7" stroke="#777" stroke-dasharray="4 3"/>"##,
             (x2 - x1).max(2.0)
         ));
-        bar_label(&mut svg, x2, y, "stopped at the hard limit, thrown away", "#555");
+        bar_label(
+            &mut svg,
+            x2,
+            y,
+            "stopped at the hard limit, thrown away",
+            "#555",
+        );
     } else {
         let text = "not started: the soft limit had passed";
         let x = px(start);
@@ -311,9 +364,17 @@ fn svg(t: &Timeline) -> String {
 fn bar_label(svg: &mut Svg, x2: f64, y: f64, text: &str, colour: &str) {
     // About 7 pixels per character at 13 pixels.
     if x2 + 6.0 + 7.0 * text.chars().count() as f64 <= WIDTH - 4.0 {
-        svg.text((x2 + 6.0, y + 14.0), &format!(r#" fill="{colour}"{HALO}"#), text);
+        svg.text(
+            (x2 + 6.0, y + 14.0),
+            &format!(r#" fill="{colour}"{HALO}"#),
+            text,
+        );
     } else {
-        svg.text((x2 - 6.0, y + 14.0), r#" text-anchor="end" fill="white""#, text);
+        svg.text(
+            (x2 - 6.0, y + 14.0),
+            r#" text-anchor="end" fill="white""#,
+            text,
+        );
     }
 }
 

@@ -22,16 +22,23 @@ use super::{Chapter, Progress};
 use crate::book::{Book, Comparison};
 use crate::cache::{self, RECHECK_CAP, Rechecked};
 use crate::claims::claim;
-use crate::measure::{self, Spec};
 use crate::md::{Table, cells, change, percent, percent_change, position_name, ratio, thousands};
+use crate::measure::{self, Spec};
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
     measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
     recheck: |book, stage| PLAN.recheck(book, stage),
-    ..Chapter::new(9, &["-counters.toml", "-fail-high.md", "-depth-8.md"], render)
+    ..Chapter::new(
+        9,
+        &["-counters.toml", "-fail-high.md", "-depth-8.md"],
+        render,
+    )
 };
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch09-killers.md";
 
 /// One bench run a chapter shows.
 #[derive(Clone, Copy, Debug)]
@@ -146,7 +153,13 @@ impl Plan {
     /// The bench of stage `stage` at `depth` with `params`, one position
     /// at a time (so each has its time), as `cb2026 bench --stats` runs
     /// it, with this plan's counters.
-    fn measure_run(&self, stage: u32, depth: u32, params: &[&str], timed: bool) -> Result<Run, String> {
+    fn measure_run(
+        &self,
+        stage: u32,
+        depth: u32,
+        params: &[&str],
+        timed: bool,
+    ) -> Result<Run, String> {
         let spec = Spec::stage(stage, depth)?.set(params)?;
         let bench = measure::bench(&spec, &bench_fens())?;
         Ok(Run {
@@ -155,7 +168,11 @@ impl Plan {
             params: params.iter().map(|p| p.to_string()).collect(),
             total: bench.total(),
             positions: bench.nodes,
-            milliseconds: if timed { bench.milliseconds } else { Vec::new() },
+            milliseconds: if timed {
+                bench.milliseconds
+            } else {
+                Vec::new()
+            },
             counters: counters(&bench.stats)
                 .into_iter()
                 .filter(|(name, _)| self.counters.contains(name))
@@ -182,7 +199,13 @@ impl Plan {
                 ));
                 run.push(measured);
             }
-            Ok((self.header(stage), Runs { stage: stage.id(), run }))
+            Ok((
+                self.header(stage),
+                Runs {
+                    stage: stage.id(),
+                    run,
+                },
+            ))
         })
     }
 
@@ -208,12 +231,26 @@ impl Plan {
         let expected: Vec<(u32, u32, Vec<String>, bool)> = self
             .runs
             .iter()
-            .map(|w| (w.stage, w.depth, w.params.iter().map(|p| p.to_string()).collect(), w.timed))
+            .map(|w| {
+                (
+                    w.stage,
+                    w.depth,
+                    w.params.iter().map(|p| p.to_string()).collect(),
+                    w.timed,
+                )
+            })
             .collect();
         let found: Vec<(u32, u32, Vec<String>, bool)> = runs
             .run
             .iter()
-            .map(|r| (r.stage, r.depth, r.params.clone(), !r.milliseconds.is_empty()))
+            .map(|r| {
+                (
+                    r.stage,
+                    r.depth,
+                    r.params.clone(),
+                    !r.milliseconds.is_empty(),
+                )
+            })
             .collect();
         let mut names = self.counters.to_vec();
         names.sort();
@@ -221,7 +258,10 @@ impl Plan {
             r.positions.len() == bench_fens().len()
                 && r.positions.iter().sum::<u64>() == r.total
                 && (r.milliseconds.is_empty() || r.milliseconds.len() == r.positions.len())
-                && r.counters.keys().map(String::as_str).eq(names.iter().copied())
+                && r.counters
+                    .keys()
+                    .map(String::as_str)
+                    .eq(names.iter().copied())
         };
         if runs.stage != stage.id() || found != expected || !runs.run.iter().all(well_formed) {
             return Err(format!(
@@ -290,7 +330,10 @@ pub fn common_rows() -> Vec<Row> {
 /// one row per counter.
 pub fn counters_table(runs: &[&Run], rows: &[Row]) -> Table {
     let mut head = vec!["Summed over the six positions".to_string()];
-    head.extend(runs.iter().map(|r| format!("Stage {}, depth {}", r.stage, r.depth)));
+    head.extend(
+        runs.iter()
+            .map(|r| format!("Stage {}, depth {}", r.stage, r.depth)),
+    );
     let mut table = Table::new(&format!("l{}", "r".repeat(runs.len())), &cells(&head));
     for (label, cell) in rows {
         let mut row = vec![label.to_string()];
@@ -334,16 +377,6 @@ pub fn target_sentence(rate: f64, target: f64) -> String {
     }
 }
 
-/// A claim of chapter `chapter` about its counters.
-pub fn counted(chapter: u32, holds: bool, says: &str) -> Result<(), String> {
-    let file = match chapter {
-        9 => "ch09-killers.md",
-        10 => "ch10-history.md",
-        _ => "ch11-pvs.md",
-    };
-    claim(holds, file, says)
-}
-
 /// Chapter 9's fail-high target at stage 9's bench depth (issue 9).
 const KILLERS_TARGET: f64 = 90.0;
 
@@ -370,28 +403,28 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     };
     let main = |r: &Run| r.counter("main_nodes");
     let quiescence = |r: &Run| r.counter("quiescence_nodes");
-    counted(
-        9,
+    claim(
         percent_change(main(tt), main(killers)).abs() < 2.0 && quiescence(killers) < quiescence(tt),
+        TEXT,
         "that killers hardly shrink the main search and save quiescence nodes",
     )?;
-    counted(
-        9,
+    claim(
         fail_high_value(killers) > fail_high_value(tt),
+        TEXT,
         "that fail-high on the first move rises",
     )?;
     let kiwipete = percent_change(tt.positions[1], killers.positions[1]);
-    counted(
-        9,
+    claim(
         kiwipete.abs() < 1.0
             && [0, 2, 4, 5]
                 .iter()
                 .all(|&i| percent_change(tt.positions[i], killers.positions[i]) < -5.0),
+        TEXT,
         "that Kiwipete does not move while the start position, the attack and the endings gain",
     )?;
-    counted(
-        9,
+    claim(
         deep.total < s6_deeper.total,
+        TEXT,
         "that stage 9 reaches depth 8 with fewer nodes than stage 6 needs for depth 5",
     )?;
     let table = counters_table(&[tt, killers, bench], &common_rows()).note(format!(
@@ -461,21 +494,23 @@ fn claims(book: &Book) -> Result<(), String> {
         quiet_middlegame(book, &c)?;
     }
     if let (Some((_, tt)), Some((elo0, killers))) = (book.bounds(8), book.bounds(9)) {
-        counted(
-            9,
+        claim(
             elo0 == 0.0 && 2.0 * killers == tt,
+            TEXT,
             "that its match's H1 is half the H1 of the test before it",
         )?;
         // The share of the bench's nodes a stage saves against the one
         // before it.
         let saved = |id| {
             let c = book.compared(id)?;
-            Ok::<_, String>(c.map(|c| 1.0 - c.after_total() as f64 / c.before_total().max(1) as f64))
+            Ok::<_, String>(
+                c.map(|c| 1.0 - c.after_total() as f64 / c.before_total().max(1) as f64),
+            )
         };
         if let (Some(tt), Some(killers)) = (saved(8)?, saved(9)?) {
-            counted(
-                9,
+            claim(
                 killers < tt,
+                TEXT,
                 "that killers save fewer of the bench's nodes than the transposition table did",
             )?;
         }
@@ -487,7 +522,10 @@ fn claims(book: &Book) -> Result<(), String> {
 /// fails here instead of checking the wrong position.
 pub fn bench_position(index: usize, name: &str) -> Result<&'static str, String> {
     if !position_name(index).contains(name) {
-        return Err(format!("bench position {} is no longer the {name}", index + 1));
+        return Err(format!(
+            "bench position {} is no longer the {name}",
+            index + 1
+        ));
     }
     bench_fens()
         .get(index)
@@ -507,25 +545,28 @@ fn first_move_share(stats: &Stats) -> f64 {
 fn quiet_middlegame(book: &Book, c: &Comparison) -> Result<(), String> {
     const QUIET: usize = 3;
     let fen = bench_position(QUIET, "quiet middlegame")?;
-    counted(
-        9,
+    claim(
         percent_change(c.before[QUIET], c.after[QUIET]).abs() < 5.0,
+        TEXT,
         "that the quiet middlegame hardly moves at the depth of the comparison",
     )?;
-    let (tt, killers) = (measure::counters(8, c.depth, fen)?, measure::counters(9, c.depth, fen)?);
-    counted(
-        9,
+    let (tt, killers) = (
+        measure::counters(8, c.depth, fen)?,
+        measure::counters(9, c.depth, fen)?,
+    );
+    claim(
         first_move_share(&killers) > first_move_share(&tt)
             && killers[Count::TtCutoff] < tt[Count::TtCutoff]
             && killers[Count::Node] > tt[Count::Node],
+        TEXT,
         "that on the quiet middlegame killers raise the share of first-move cutoffs, while the \
          table cuts off less and the main search grows",
     )?;
     let deeper = c.depth + 1;
     let (before, after) = (book.positions(8, deeper)?, book.positions(9, deeper)?);
-    counted(
-        9,
+    claim(
         2 * after[QUIET] < before[QUIET] && book.stage(9)?.manifest.bench.depth == deeper,
+        TEXT,
         "that one ply deeper, at stage 9's bench depth, killers more than halve the quiet \
          middlegame's nodes",
     )

@@ -12,13 +12,36 @@ use crate::book::Book;
 use crate::cache::Rechecked;
 use crate::{Files, Stage};
 
-/// Declares the chapters, one entry each (the module of the chapter's
-/// stage, which holds its `CHAPTER`), in stage order: from that one entry
-/// come the module and its place in [`all`].
+// One module per chapter, named after its stage's slug. (Declared here,
+// not by `chapters!`, so that `cargo fmt` finds them.)
+pub mod board;
+
+pub mod eval; // +stage-02-eval
+
+pub mod negamax; // +stage-03-negamax
+
+pub mod alphabeta; // +stage-04-alphabeta
+
+pub mod quiescence; // +stage-05-quiescence
+
+pub mod iterative; // +stage-06-iterative
+
+pub mod mvvlva; // +stage-07-mvvlva
+
+pub mod tt; // +stage-08-tt
+
+pub mod killers; // +stage-09-killers
+
+pub mod history; // +stage-10-history
+
+pub mod pvs; // +stage-11-pvs
+
+pub mod nullmove; // +stage-12-nullmove
+
+/// Lists the chapters, one entry each (the module of the chapter's
+/// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
     ($($module:ident;)*) => {
-        $(pub mod $module;)*
-
         /// Every chapter, in stage order.
         fn all() -> Vec<Chapter> {
             vec![$($module::CHAPTER),*]

@@ -15,11 +15,14 @@ use engine::stages::bench_fens;
 use super::Chapter;
 use crate::book::Book;
 use crate::claims::claim;
-use crate::measure::{self, Spec};
 use crate::md::{Table, percent, position_name, thousands};
+use crate::measure::{self, Spec};
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter::new(7, &["-fail-high.md", "-kiwipete.md"], render);
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch07-mvvlva.md";
 
 /// Depth of the tables: stage 6 needs about a million and a half nodes
 /// for it (and seven times that one ply deeper), so `--check` can afford
@@ -64,7 +67,10 @@ fn counters_table() -> Result<String, String> {
     );
     let mut totals = [Stats::default(), Stats::default()];
     for (index, fen) in bench_fens().into_iter().enumerate() {
-        let [x, y] = [measure::counters(6, DEPTH, fen)?, measure::counters(7, DEPTH, fen)?];
+        let [x, y] = [
+            measure::counters(6, DEPTH, fen)?,
+            measure::counters(7, DEPTH, fen)?,
+        ];
         table.row(&[
             &position_name(index),
             &first_move_rate(&x),
@@ -214,25 +220,41 @@ fn kiwipete_table() -> Result<String, String> {
     let fen = bench_fens()[KIWIPETE];
     let x = tree_facts(6, fen, DEPTH)?;
     let y = tree_facts(7, fen, DEPTH)?;
-    let mut table = Table::new("lrr", &[&format!("Kiwipete, depth {DEPTH}"), &"Stage 6", &"Stage 7"]);
+    let mut table = Table::new(
+        "lrr",
+        &[&format!("Kiwipete, depth {DEPTH}"), &"Stage 6", &"Stage 7"],
+    );
     let rows: [Fact; 11] = [
         ("main-search nodes", |t| thousands(t.main_nodes)),
-        ("fail-high first, main search", |t| percent(t.main_first, t.main_cutoffs)),
-        ("quiescence searches started (horizon nodes)", |t| thousands(t.horizons)),
-        ("... of which stood pat at once", |t| percent(t.horizons_at_once, t.horizons)),
+        ("fail-high first, main search", |t| {
+            percent(t.main_first, t.main_cutoffs)
+        }),
+        ("quiescence searches started (horizon nodes)", |t| {
+            thousands(t.horizons)
+        }),
+        ("... of which stood pat at once", |t| {
+            percent(t.horizons_at_once, t.horizons)
+        }),
         ("quiescence nodes", |t| thousands(t.qnodes)),
         ("quiescence nodes per search started", |t| {
             format!("{:.1}", t.qnodes as f64 / t.horizons.max(1) as f64)
         }),
-        ("fail-high first, quiescence", |t| percent(t.q_first, t.q_cutoffs)),
-        ("longest quiescence line (plies past the horizon)", |t| t.longest.to_string()),
-        ("quiescence nodes in check", |t| percent(t.in_check, t.qnodes)),
+        ("fail-high first, quiescence", |t| {
+            percent(t.q_first, t.q_cutoffs)
+        }),
+        ("longest quiescence line (plies past the horizon)", |t| {
+            t.longest.to_string()
+        }),
+        ("quiescence nodes in check", |t| {
+            percent(t.in_check, t.qnodes)
+        }),
         ("quiescence nodes in check or below one in check", |t| {
             percent(t.in_or_below_check, t.qnodes)
         }),
-        ("quiescence nodes reached by a capture of a cheaper piece", |t| {
-            percent(t.by_dearer_capture, t.qnodes)
-        }),
+        (
+            "quiescence nodes reached by a capture of a cheaper piece",
+            |t| percent(t.by_dearer_capture, t.qnodes),
+        ),
     ];
     for (what, cell) in rows {
         table.row(&[&what, &cell(&x), &cell(&y)]);
@@ -240,7 +262,7 @@ fn kiwipete_table() -> Result<String, String> {
     let (shallow_6, shallow_7) = (tree_facts(6, fen, 1)?, tree_facts(7, fen, 1)?);
     claim(
         shallow_6.horizons == shallow_7.horizons,
-        "ch07-mvvlva.md",
+        TEXT,
         "that at depth 1 both stages start a quiescence search after each of the same moves",
     )?;
     Ok(table.note(format!(

@@ -55,7 +55,9 @@ impl Traced {
     pub fn best_move(&self) -> String {
         let root = &self.boards[0];
         let best = self.result.best_move;
-        best.map_or("(none)".to_string(), |mv| engine::board::move_to_uci(root, mv))
+        best.map_or("(none)".to_string(), |mv| {
+            engine::board::move_to_uci(root, mv)
+        })
     }
 
     /// How node `index` looks, with `label` in its box: drawn pale and

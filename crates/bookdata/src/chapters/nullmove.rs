@@ -52,6 +52,9 @@ pub const CHAPTER: Chapter = Chapter {
     )
 };
 
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch12-nullmove.md";
+
 /// Depth of the bench experiments: the depth at which the manifest
 /// compares stage 12 with stage 11.
 const BENCH_DEPTH: u32 = 8;
@@ -1065,7 +1068,11 @@ fn merge(p: &Pictured) -> Result<Vec<Node>, String> {
         for &c in &plain[at_plain].children {
             let mv = plain[c].mv.ok_or("plain alpha-beta passed")?;
             let matched = here.and_then(|n| {
-                null[n].children.iter().copied().find(|&nc| null[nc].mv == Some(mv))
+                null[n]
+                    .children
+                    .iter()
+                    .copied()
+                    .find(|&nc| null[nc].mv == Some(mv))
             });
             nodes.push(Node {
                 mv: move_to_uci(&board, mv),
@@ -1122,7 +1129,13 @@ fn tree_svg(p: &Pictured) -> Result<String, String> {
             let score = node.null.and_then(|n| null[n].score);
             Look {
                 mv: node.mv.clone(),
-                mv_ink: if pass { BLUE } else if searched { "#222" } else { "#a0a0a0" },
+                mv_ink: if pass {
+                    BLUE
+                } else if searched {
+                    "#222"
+                } else {
+                    "#a0a0a0"
+                },
                 label: score.map(signed).unwrap_or_default(),
                 fill,
                 ink,
@@ -1152,7 +1165,10 @@ fn node_at(traced: &Searched, path: &[&str]) -> Option<usize> {
     let (_, moves) = tree::boards(&traced.trace, &parse_fen(TREE_FEN).ok()?);
     let mut index = 0;
     for text in path {
-        index = *traced.trace.nodes[index].children.iter().find(|&&c| moves[c] == *text)?;
+        index = *traced.trace.nodes[index]
+            .children
+            .iter()
+            .find(|&&c| moves[c] == *text)?;
     }
     Some(index)
 }
@@ -1167,13 +1183,13 @@ fn tree_caption(p: &Pictured) -> Result<String, String> {
     claim(
         (p.plain.result.score, best(&p.plain)) == (p.null.result.score, best(&p.null))
             && best(&p.null).as_deref() == Some("c5c6"),
-        CHAPTER_FILE,
+        TEXT,
         "that with and without null moves the picture's search finds c5c6 and the same score",
     )?;
     let stats = &p.null.stats;
     claim(
         (stats[Count::NullMove], stats[Count::NullMoveCutoff]) == (1, 1),
-        CHAPTER_FILE,
+        TEXT,
         "that the picture's search tries one null move and it cuts off",
     )?;
     let after = node_at(&p.null, &["a8a7"]).map(|i| &p.null.trace.nodes[i]);
@@ -1181,7 +1197,7 @@ fn tree_caption(p: &Pictured) -> Result<String, String> {
         after.is_some_and(|node| {
             node.children.len() == 1 && p.null.trace.nodes[node.children[0]].mv.is_none()
         }),
-        CHAPTER_FILE,
+        TEXT,
         "that after a8a7 the search only passes",
     )?;
     let plain_after = node_at(&p.plain, &["a8a7"]).ok_or("plain alpha-beta never played a8a7")?;
@@ -1211,14 +1227,11 @@ fn tree_caption(p: &Pictured) -> Result<String, String> {
 
 // ------------------------------------------------------------ the claims
 
-const CHAPTER_FILE: &str = "ch12-nullmove.md";
-
 fn claims(book: &Book) -> Result<(), String> {
-    const CHAPTER: &str = CHAPTER_FILE;
     if let (Some(tt), Some(pvs), Some(null)) = (book.bounds(8), book.bounds(11), book.bounds(12)) {
         claim(
             null == tt && null.1 > pvs.1,
-            CHAPTER,
+            TEXT,
             "that its match goes back to the higher bounds of chapters 4 to 8",
         )?;
     }
@@ -1228,7 +1241,7 @@ fn claims(book: &Book) -> Result<(), String> {
     let child = |depth: i32| depth - 1 - (p.null_reduction + depth / p.null_depth_divisor.max(1));
     claim(
         p.null_min_depth == 3 && child(3) < 1 && child(4) < 1 && child(5) >= 1,
-        CHAPTER,
+        TEXT,
         "that passes start at depth 3, that the search after a pass is a quiescence search at \
          depths 3 and 4, and a real search from depth 5 on",
     )?;
@@ -1240,7 +1253,7 @@ fn claims(book: &Book) -> Result<(), String> {
         if let Some(passed) = pos.null_move() {
             claim(
                 evaluate(&passed) == -evaluate(&pos),
-                CHAPTER,
+                TEXT,
                 "(challenge 2) that the evaluation after a pass is the negation of the one \
                  before it, so that no second pass follows a first",
             )?;
@@ -1279,7 +1292,7 @@ fn claims(book: &Book) -> Result<(), String> {
                 .iter()
                 .all(|mv| black_to_move.piece_on(mv.from) == Some(Piece::King))
             && quiet_bishop_move_frees_the_king,
-        CHAPTER,
+        TEXT,
         "that in the worked example Black has a queen, a rook, a bishop and four pawns against \
          two bishops and three pawns, can move nothing but the king, and gets king moves after \
          a quiet bishop move",

@@ -27,8 +27,8 @@ use engine::stages::bench_fens;
 
 use super::Chapter;
 use super::killers::{
-    Plan, Run, bench_position, common_rows, counted, counters_table, fail_high_first,
-    fail_high_value, how_measured, run, target_sentence,
+    Plan, Run, bench_position, common_rows, counters_table, fail_high_first, fail_high_value,
+    how_measured, run, target_sentence,
 };
 use crate::book::{Book, Comparison};
 use crate::claims::claim;
@@ -47,6 +47,9 @@ pub const CHAPTER: Chapter = Chapter {
         render,
     )
 };
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch11-pvs.md";
 
 /// The position: chapter 3's tiny ending with White's pawn one square
 /// further, on c6. Its first move in generation order, `c6c7`, only draws
@@ -125,39 +128,39 @@ fn counters(runs: &[Run]) -> Result<String, String> {
     };
     let main = |r: &Run| r.counter("main_nodes");
     let quiescence = |r: &Run| r.counter("quiescence_nodes");
-    counted(
-        11,
+    claim(
         percent_change(main(history), main(pvs)).abs() < 5.0
             && percent_change(quiescence(history), quiescence(pvs)) < -20.0,
+        TEXT,
         "that the main search barely shrinks and the quiescence search does",
     )?;
-    counted(
-        11,
+    claim(
         pvs.counter("cutoffs") < history.counter("cutoffs")
             && fail_high_value(pvs) > fail_high_value(history),
+        TEXT,
         "that the cutoffs fall while the share of the first move rises",
     )?;
     let table_cutoffs = |r: &Run| r.counter("table_cutoffs");
-    counted(
-        11,
+    claim(
         percent_change(table_cutoffs(history), table_cutoffs(pvs)).abs() < 2.0,
+        TEXT,
         "that the table cuts off about as often as before",
     )?;
     let rate = |r: &Run| {
         100.0 * r.counter("re_searches") as f64 / r.counter("null_window_searches").max(1) as f64
     };
-    counted(
-        11,
+    claim(
         rate(pvs) < 10.0 && rate(deep) < 10.0,
+        TEXT,
         "that only a few percent of the null-window searches need a re-search",
     )?;
     let savings: Vec<f64> = (0..pvs.positions.len())
         .map(|i| percent_change(history.positions[i], pvs.positions[i]))
         .collect();
     let best = savings.iter().copied().fold(f64::INFINITY, f64::min);
-    counted(
-        11,
+    claim(
         savings[1] == best && history.positions[1] > 2 * pvs.positions[1],
+        TEXT,
         "that Kiwipete gains most, with less than half of stage 10's nodes",
     )?;
     let mut rows = common_rows();
@@ -185,16 +188,16 @@ fn claims(book: &Book) -> Result<(), String> {
         pawn_ending(book, &c)?;
     }
     if let (Some(killers), Some(pvs)) = (book.bounds(9), book.bounds(11)) {
-        counted(
-            11,
+        claim(
             pvs == killers,
+            TEXT,
             "that its match has the bounds of chapters 9 and 10",
         )?;
     }
     let nodes = &book.stage(11)?.manifest.bench.positions;
-    counted(
-        11,
+    claim(
         nodes.len() == 6 && 2 * (nodes[1] + nodes[3]) > nodes.iter().sum::<u64>(),
+        TEXT,
         "that Kiwipete and the quiet middlegame take most of stage 11's bench nodes",
     )
 }
@@ -205,16 +208,19 @@ fn claims(book: &Book) -> Result<(), String> {
 fn pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
     const PAWNS: usize = 5;
     bench_position(PAWNS, "pawn ending")?;
-    counted(
-        11,
+    claim(
         c.after[PAWNS] > c.before[PAWNS],
+        TEXT,
         "that PVS costs the pawn ending nodes at the depth of the comparison",
     )?;
     let shallower = c.depth - 1;
-    let (before, after) = (book.positions(10, shallower)?, book.positions(11, shallower)?);
-    counted(
-        11,
+    let (before, after) = (
+        book.positions(10, shallower)?,
+        book.positions(11, shallower)?,
+    );
+    claim(
         after[PAWNS] < before[PAWNS],
+        TEXT,
         "that one ply shallower PVS saves nodes on the pawn ending too",
     )?;
     let mut shares = Vec::new();
@@ -230,10 +236,10 @@ fn pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
         rest.remove(PAWNS);
         rest
     };
-    counted(
-        11,
+    claim(
         others(&shares).iter().all(|&s| s > shares[PAWNS])
             && others(&rates).iter().all(|&r| r < rates[PAWNS]),
+        TEXT,
         "that of the six bench positions the pawn ending has the smallest quiescence share and \
          the highest re-search rate",
     )
@@ -574,16 +580,20 @@ fn svg(traced: &Traced) -> String {
         .iter()
         .enumerate()
         .map(|(index, node)| {
-            let mut mv = node
-                .mv
-                .map_or(String::new(), |mv| move_to_uci(&nodes[parent[index]].board, mv));
+            let mut mv = node.mv.map_or(String::new(), |mv| {
+                move_to_uci(&nodes[parent[index]].board, mv)
+            });
             if node.re_search {
                 mv.push_str(" again");
             }
             let orange = node.re_search || node.probe;
             let null = in_null_window(node);
             let white = node.board.side_to_move() == Color::White;
-            let (fill, ink) = if white { ("white", "#111") } else { ("#333", "white") };
+            let (fill, ink) = if white {
+                ("white", "#111")
+            } else {
+                ("#333", "white")
+            };
             let (border, stroke) = if cut(node) {
                 ("#d62728", 2.6)
             } else if node.probe {
@@ -595,7 +605,11 @@ fn svg(traced: &Traced) -> String {
             } else {
                 ("#444", 1.2)
             };
-            let dash = if node.probe { r#" stroke-dasharray="5 3""# } else { "" };
+            let dash = if node.probe {
+                r#" stroke-dasharray="5 3""#
+            } else {
+                ""
+            };
             let (alpha, beta) = node.window;
             Look {
                 mv,
@@ -606,7 +620,13 @@ fn svg(traced: &Traced) -> String {
                 border,
                 stroke,
                 dash,
-                edge: if orange { ORANGE } else if null { BLUE } else { "#444" },
+                edge: if orange {
+                    ORANGE
+                } else if null {
+                    BLUE
+                } else {
+                    "#444"
+                },
                 edge_dash: dash,
                 under: Some((
                     format!("({}, {})", number(alpha), number(beta)),
@@ -632,7 +652,7 @@ fn svg(traced: &Traced) -> String {
 fn caption(traced: &Traced) -> Result<String, String> {
     claim(
         traced.without_pvs < traced.nodes.len() as u64,
-        "ch11-pvs.md",
+        TEXT,
         "that in this tiny tree PVS costs nodes",
     )?;
     let Searched { result, stats, .. } = &traced.searched;

@@ -13,8 +13,8 @@ use engine::board::{move_to_uci, parse_fen};
 use super::Chapter;
 use crate::book::Book;
 use crate::claims::claim;
-use crate::measure::{self, Searched, Spec};
 use crate::md::signed;
+use crate::measure::{self, Searched, Spec};
 use crate::svg::tree::{self, Look, Moves, Style, Tree};
 use crate::{Files, Stage};
 
@@ -22,6 +22,9 @@ pub const CHAPTER: Chapter = Chapter {
     claims,
     ..Chapter::new(5, &["-tree.svg", "-tree.md"], render)
 };
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch05-quiescence.md";
 
 /// White's queen can take the pawn on d5, which the pawn on e6 defends.
 /// The same position is a test of the engine (`quiescence_sees_the_recapture`).
@@ -54,34 +57,32 @@ const STYLE: Style = Style {
 };
 
 fn claims(book: &Book) -> Result<(), String> {
-    const CHAPTER: &str = "ch05-quiescence.md";
     if let Some(c) = book.compared(5)? {
         claim(
             c.after_total() > c.before_total(),
-            CHAPTER,
+            TEXT,
             "quiescence costs nodes at the same depth",
         )?;
         let ratio = |i: usize| c.after[i] as f64 / c.before[i].max(1) as f64;
         claim(
             (0..c.after.len()).all(|i| ratio(i) <= ratio(1)),
-            CHAPTER,
+            TEXT,
             "Kiwipete (position 2) is where quiescence adds the most",
         )?;
         claim(
             c.after[0] < c.before[0] && ratio(0) > 0.8,
-            CHAPTER,
+            TEXT,
             "on the start position the count changes little and even falls slightly",
         )?;
     }
     if let (Some(ab), Some(q)) = (book.series.get(&4), book.series.get(&5)) {
         let (ab, q) = (&ab.rows, &q.rows);
         let to = ab.len().min(q.len()) - 1;
-        let growth = |rows: &[crate::series::DepthRow]| {
-            rows[to].total as f64 / rows[0].total.max(1) as f64
-        };
+        let growth =
+            |rows: &[crate::series::DepthRow]| rows[to].total as f64 / rows[0].total.max(1) as f64;
         claim(
             q[0].total > 10 * ab[0].total && growth(q) < growth(ab),
-            CHAPTER,
+            TEXT,
             "the quiescence line starts far higher than alpha-beta's and climbs more slowly",
         )?;
     }
@@ -112,7 +113,7 @@ fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
     };
     claim(
         name(&without) == BAIT && name(&with) != BAIT && with.result.score < without.result.score,
-        "ch05-quiescence.md",
+        TEXT,
         &format!(
             "that at depth {DEPTH} on {FEN} the search without quiescence plays {BAIT} and the \
              one with it does not, for a lower score"
@@ -170,21 +171,31 @@ fn svg(without: &Searched, with: &Searched, exact: &Searched) -> Result<String, 
     let (mut node, mut line) = (0, with.result.pv.iter());
     on_pv[0] = true;
     while let Some(&mv) = line.next()
-        && let Some(&child) = trace.nodes[node].children.iter().find(|&&c| trace.nodes[c].mv == Some(mv))
+        && let Some(&child) = trace.nodes[node]
+            .children
+            .iter()
+            .find(|&&c| trace.nodes[c].mv == Some(mv))
     {
         (on_pv[child], node) = (true, child);
     }
     let score = |n: &engine::notes::TreeNode| n.score.unwrap_or(0);
     let looks: Vec<Look> = (0..trace.nodes.len())
         .map(|i| {
-            let (found, full) = (score(&trace.nodes[i]), score(&exact.trace.nodes[matched[i]]));
+            let (found, full) = (
+                score(&trace.nodes[i]),
+                score(&exact.trace.nodes[matched[i]]),
+            );
             let label = match found.cmp(&full) {
                 std::cmp::Ordering::Equal => signed(found),
                 std::cmp::Ordering::Less => format!("≥ {}", signed(found)),
                 std::cmp::Ordering::Greater => format!("≤ {}", signed(found)),
             };
             let white = boards[i].side_to_move() == Color::White;
-            let (fill, ink) = if white { ("white", "#111") } else { ("#333", "white") };
+            let (fill, ink) = if white {
+                ("white", "#111")
+            } else {
+                ("#333", "white")
+            };
             Look {
                 mv: moves[i].clone(),
                 label,
@@ -232,9 +243,14 @@ fn svg(without: &Searched, with: &Searched, exact: &Searched) -> Result<String, 
     // horizon, with the score it saw there.
     if let Some(bait) = without.result.best_move {
         let child = |t: &engine::notes::TreeTrace| {
-            t.nodes[0].children.iter().copied().find(|&c| t.nodes[c].mv == Some(bait))
+            t.nodes[0]
+                .children
+                .iter()
+                .copied()
+                .find(|&c| t.nodes[c].mv == Some(bait))
         };
-        let seen = child(&without.trace).ok_or("the search without quiescence never searched its own move")?;
+        let seen = child(&without.trace)
+            .ok_or("the search without quiescence never searched its own move")?;
         let node = child(trace).ok_or("the quiescence search never searched the bait")?;
         let (_, y) = drawing.corner(node);
         let last = (0..trace.nodes.len())

@@ -23,8 +23,8 @@ use super::{Chapter, Progress};
 use crate::book::Book;
 use crate::cache::{self, RECHECK_CAP, Rechecked};
 use crate::claims::claim;
-use crate::measure::{self, Spec};
 use crate::md::{Table, change, percent, position_name, score_text, thousands};
+use crate::measure::{self, Spec};
 use crate::svg::{Svg, escape};
 use crate::{Files, Stage};
 
@@ -44,6 +44,9 @@ pub const CHAPTER: Chapter = Chapter {
         render,
     )
 };
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch08-tt.md";
 
 fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let data = read(book, stage)?;
@@ -81,7 +84,10 @@ fn counters_table() -> Result<String, String> {
     let hits = |s: &Stats| percent(s[Count::TtHit], s[Count::Node]);
     let cutoffs = |s: &Stats| percent(s[Count::TtCutoff], s[Count::Node]);
     for (index, fen) in bench_fens().into_iter().enumerate() {
-        let [x, y] = [measure::counters(7, DEPTH, fen)?, measure::counters(8, DEPTH, fen)?];
+        let [x, y] = [
+            measure::counters(7, DEPTH, fen)?,
+            measure::counters(8, DEPTH, fen)?,
+        ];
         table.row(&[
             &position_name(index),
             &first_move_rate(&x),
@@ -673,10 +679,17 @@ fn recheck(book: &Book, stage: &Stage) -> Result<Rechecked, String> {
         .flat_map(|r| (0..r.positions.len()).map(|i| (r.replace, r.hash_mb, i, r.positions[i])))
         .collect();
     let fens = bench_fens();
-    cache::recheck(&cache_name(stage), &entries, |e| e.3, |&(replace, hash_mb, i, _)| {
-        let nodes = measure::search(&policy(replace, hash_mb)?, fens[i])?.result.nodes;
-        Ok((replace, hash_mb, i, nodes))
-    })
+    cache::recheck(
+        &cache_name(stage),
+        &entries,
+        |e| e.3,
+        |&(replace, hash_mb, i, _)| {
+            let nodes = measure::search(&policy(replace, hash_mb)?, fens[i])?
+                .result
+                .nodes;
+            Ok((replace, hash_mb, i, nodes))
+        },
+    )
 }
 
 /// The table of the four runs. Fails unless depth-preferred needs fewer
@@ -687,7 +700,7 @@ fn replacement_table(data: &Replacement) -> Result<String, String> {
     };
     claim(
         small_dp.total() < small_always.total(),
-        "ch08-tt.md",
+        TEXT,
         &format!("that with {SMALL_HASH_MB} MB depth-preferred replacement searches fewer nodes"),
     )?;
     let mut table = Table::new(
