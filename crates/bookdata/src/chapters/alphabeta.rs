@@ -54,30 +54,12 @@ fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
     ]))
 }
 
-/// For each node of the full tree, the node of `ab` reached by the same
-/// moves, if alpha-beta searched it.
-fn matching(full: &Traced, ab: &Traced) -> Vec<Option<usize>> {
-    let (full, ab) = (&full.trace, &ab.trace);
-    let mut found = vec![None; full.nodes.len()];
-    let mut stack = vec![(0usize, 0usize)];
-    while let Some((f, a)) = stack.pop() {
-        found[f] = Some(a);
-        for &fc in &full.nodes[f].children {
-            let mv = full.nodes[fc].mv;
-            if let Some(&ac) = ab.nodes[a].children.iter().find(|&&c| ab.nodes[c].mv == mv) {
-                stack.push((fc, ac));
-            }
-        }
-    }
-    found
-}
-
 /// The full tree again, with alpha-beta's view of it: what it never
 /// searched is dashed, where it cut off has a red border, and a score it
 /// only bounded is written `≥ s` or `≤ s` (it knows the true score is at
 /// least, or at most, `s`).
 fn svg(full: &Traced, ab: &Traced) -> Result<String, String> {
-    let matched = matching(full, ab);
+    let matched = tree::matching(&full.trace, &ab.trace);
     let searched = matched.iter().flatten().count();
     if searched != ab.trace.nodes.len() {
         return Err(format!(
@@ -115,18 +97,6 @@ fn svg(full: &Traced, ab: &Traced) -> Result<String, String> {
     ))
 }
 
-/// The node of `traced` reached by the moves `path` (UCI text).
-fn node_at(traced: &Traced, path: &[&str]) -> Option<usize> {
-    let mut index = 0;
-    for text in path {
-        index = *traced.trace.nodes[index]
-            .children
-            .iter()
-            .find(|&&c| traced.moves[c] == *text)?;
-    }
-    Some(index)
-}
-
 /// Chapter 4 walks through the picture in words: the root plays `c5c6`;
 /// after `a8a7` Black's first reply `c8c7` refutes it and two replies are
 /// skipped; after `c5c6 c8d8` White's first reply `c6c7` cuts off three.
@@ -138,10 +108,11 @@ fn check_walkthrough(full: &Traced, ab: &Traced) -> Result<(), String> {
         "(as chapter 3 does) that the best move is c5c6",
     )?;
     for (path, first, skipped) in [(&["a8a7"][..], "c8c7", 2), (&["c5c6", "c8d8"], "c6c7", 3)] {
-        let searched = node_at(ab, path).map(|i| &ab.trace.nodes[i]);
+        let searched = tree::node_at(&ab.trace, &ab.moves, path).map(|i| &ab.trace.nodes[i]);
         // Negamax searched every move there: what alpha-beta did not, it
         // skipped.
-        let all = node_at(full, path).map_or(0, |i| full.trace.nodes[i].children.len());
+        let all = tree::node_at(&full.trace, &full.moves, path)
+            .map_or(0, |i| full.trace.nodes[i].children.len());
         claim(
             searched.is_some_and(|node| {
                 let moves: Vec<&str> = node

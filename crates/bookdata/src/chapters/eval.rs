@@ -16,6 +16,7 @@ use engine::eval::{Accumulator, MAX_PHASE, Tapered, pst};
 use super::Chapter;
 use crate::book::Book;
 use crate::claims::claim;
+use crate::svg::Svg;
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
@@ -106,16 +107,7 @@ fn square_at(column: i32, row: i32) -> Square {
 /// The heat maps as SVG text.
 fn psqt_svg() -> String {
     let height = TOP + PIECES.len() as i32 * ROW + 52;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" \
-         viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\">"
-    );
-    let _ = writeln!(
-        svg,
-        "<rect width=\"{WIDTH}\" height=\"{height}\" fill=\"white\"/>"
-    );
+    let mut svg = Svg::plain(WIDTH as f64, height as f64);
     let board_x = |c: i32| LEFT + c * (BOARD + GAP);
     for (c, (title, _)) in columns().iter().enumerate() {
         let x = board_x(c as i32) + BOARD / 2;
@@ -232,8 +224,7 @@ fn psqt_svg() -> String {
          upside down: its value on e7 is White's on e2.</text>",
         legend_top + 38
     );
-    svg.push_str("</svg>\n");
-    svg
+    svg.end()
 }
 
 #[cfg(test)]

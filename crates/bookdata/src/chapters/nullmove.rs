@@ -1163,14 +1163,7 @@ fn tree_svg(p: &Pictured) -> Result<String, String> {
 /// The node of `traced`'s tree reached by the moves `path` (UCI).
 fn node_at(traced: &Searched, path: &[&str]) -> Option<usize> {
     let (_, moves) = tree::boards(&traced.trace, &parse_fen(TREE_FEN).ok()?);
-    let mut index = 0;
-    for text in path {
-        index = *traced.trace.nodes[index]
-            .children
-            .iter()
-            .find(|&&c| moves[c] == *text)?;
-    }
-    Some(index)
+    tree::node_at(&traced.trace, &moves, path)
 }
 
 /// The caption under the picture. Fails if the search no longer does what

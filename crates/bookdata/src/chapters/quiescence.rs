@@ -139,31 +139,14 @@ fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
     ]))
 }
 
-/// For each node of `with`, the node of `exact` reached by the same moves.
-fn matching(with: &Searched, exact: &Searched) -> Result<Vec<usize>, String> {
-    let (trace, full) = (&with.trace, &exact.trace);
-    let mut found = vec![0; trace.nodes.len()];
-    let mut stack = vec![(0usize, 0usize)];
-    while let Some((t, f)) = stack.pop() {
-        found[t] = f;
-        for &tc in &trace.nodes[t].children {
-            let mv = trace.nodes[tc].mv;
-            let fc = full.nodes[f]
-                .children
-                .iter()
-                .find(|&&c| full.nodes[c].mv == mv)
-                .ok_or("alpha-beta searched a node the full search never reached")?;
-            stack.push((tc, *fc));
-        }
-    }
-    Ok(found)
-}
-
 /// The sideways tree of the quiescence search.
 fn svg(without: &Searched, with: &Searched, exact: &Searched) -> Result<String, String> {
     let root = parse_fen(FEN)?;
     let trace = &with.trace;
-    let matched = matching(with, exact)?;
+    let matched: Vec<usize> = tree::matching(trace, &exact.trace)
+        .into_iter()
+        .collect::<Option<_>>()
+        .ok_or("alpha-beta searched a node the full search never reached")?;
     let (boards, mut moves) = tree::boards(trace, &root);
     moves[0] = "root".to_string();
     // The nodes on the line the search expects.

@@ -245,11 +245,6 @@ fn layout_with_spare(slots: u32, bucket_bytes: u32, mut fields: Vec<Field>) -> L
 /// The pictures' width: narrower than the book's column.
 const SVG_WIDTH: f64 = 740.0;
 
-fn text(svg: &mut Svg, x: f64, y: f64, size: u32, anchor: &str, body: &str) {
-    let attrs = format!(r#" font-size="{size}" text-anchor="{anchor}""#);
-    svg.text((x, y), &attrs, body);
-}
-
 fn rect(svg: &mut Svg, x: f64, y: f64, w: f64, h: f64, fill: &str) {
     svg.push(format_args!(
         r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{fill}" stroke="#333" stroke-width="1"/>"##
@@ -277,8 +272,7 @@ pub fn bucket_svg(layout: &Layout) -> String {
     let legend_top = 300.0;
     let height = legend_top + 34.0 + 22.0 * layout.fields.len() as f64;
     let mut svg = Svg::plain(SVG_WIDTH, height);
-    text(
-        &mut svg,
+    svg.label(
         left,
         22.0,
         15,
@@ -292,8 +286,7 @@ pub fn bucket_svg(layout: &Layout) -> String {
     let h = 40.0;
     for slot in 0..layout.slots {
         let x = left + slot as f64 * slot_w;
-        text(
-            &mut svg,
+        svg.label(
             x + slot_w / 2.0,
             top - 6.0,
             14,
@@ -309,24 +302,9 @@ pub fn bucket_svg(layout: &Layout) -> String {
             h,
             if slot == 0 { "#fff3c4" } else { "#ffffff" },
         );
-        text(
-            &mut svg,
-            x + slot_w / 4.0,
-            top + 25.0,
-            14,
-            "middle",
-            "check",
-        );
-        text(
-            &mut svg,
-            x + 3.0 * slot_w / 4.0,
-            top + 25.0,
-            14,
-            "middle",
-            "data",
-        );
-        text(
-            &mut svg,
+        svg.label(x + slot_w / 4.0, top + 25.0, 14, "middle", "check");
+        svg.label(x + 3.0 * slot_w / 4.0, top + 25.0, 14, "middle", "data");
+        svg.label(
             x,
             top + h + 16.0,
             12,
@@ -334,8 +312,7 @@ pub fn bucket_svg(layout: &Layout) -> String {
             &format!("{}", slot * slot_bytes),
         );
     }
-    text(
-        &mut svg,
+    svg.label(
         left + width,
         top + h + 16.0,
         12,
@@ -371,28 +348,14 @@ pub fn bucket_svg(layout: &Layout) -> String {
         };
         rect(&mut svg, x, word_top, w, word_h, fill);
         // Bit numbers over the field's edges.
-        text(
-            &mut svg,
-            x + 2.0,
-            word_top - 5.0,
-            12,
-            "start",
-            &f.high.to_string(),
-        );
+        svg.label(x + 2.0, word_top - 5.0, 12, "start", &f.high.to_string());
         if f.low == 0 {
-            text(&mut svg, x + w - 2.0, word_top - 5.0, 12, "end", "0");
+            svg.label(x + w - 2.0, word_top - 5.0, 12, "end", "0");
         }
         // A label fits inside at about 8 px a character; else below, on
         // a short leader line.
         if w >= 8.5 * f.name.len() as f64 + 6.0 {
-            text(
-                &mut svg,
-                x + w / 2.0,
-                word_top + 25.0,
-                14,
-                "middle",
-                &f.name,
-            );
+            svg.label(x + w / 2.0, word_top + 25.0, 14, "middle", &f.name);
         } else {
             let y = word_top + word_h + 18.0 + 18.0 * below as f64;
             below += 1;
@@ -402,19 +365,17 @@ pub fn bucket_svg(layout: &Layout) -> String {
                 (x + w / 2.0, y - 13.0),
                 "stroke=\"#333\"",
             );
-            text(&mut svg, x + w / 2.0, y, 14, "middle", &f.name);
+            svg.label(x + w / 2.0, y, 14, "middle", &f.name);
         }
     }
-    text(
-        &mut svg,
+    svg.label(
         left,
         legend_top - 12.0,
         14,
         "start",
         "check: the position's 64-bit key XOR data, to tell the positions of a bucket apart",
     );
-    text(
-        &mut svg,
+    svg.label(
         left,
         legend_top + 10.0,
         14,
@@ -433,9 +394,9 @@ pub fn bucket_svg(layout: &Layout) -> String {
         } else {
             f.description.clone()
         };
-        text(&mut svg, left + 10.0, y, 14, "start", &bits);
-        text(&mut svg, left + 110.0, y, 14, "start", &f.name);
-        text(&mut svg, left + 190.0, y, 14, "start", &what);
+        svg.label(left + 10.0, y, 14, "start", &bits);
+        svg.label(left + 110.0, y, 14, "start", &f.name);
+        svg.label(left + 190.0, y, 14, "start", &what);
     }
     svg.end()
 }
@@ -494,21 +455,20 @@ pub fn window_svg() -> String {
             (x, top - 6.0 + row_h * cases.len() as f64),
             "stroke=\"#3182bd\" stroke-width=\"1.5\"",
         );
-        text(&mut svg, x, top - 19.0, 14, "middle", name);
+        svg.label(x, top - 19.0, 14, "middle", name);
     }
-    text(&mut svg, 10.0, 22.0, 14, "start", "What the entry says");
-    text(
-        &mut svg,
+    svg.label(10.0, 22.0, 14, "start", "What the entry says");
+    svg.label(
         (x0 + x1) / 2.0,
         22.0,
         14,
         "middle",
         "where the true score lies",
     );
-    text(&mut svg, 560.0, 22.0, 14, "start", "What the node does");
+    svg.label(560.0, 22.0, 14, "start", "What the node does");
     for (row, (bound, score, label)) in cases.iter().enumerate() {
         let y = top + row_h * row as f64 + 18.0;
-        text(&mut svg, 10.0, y + 5.0, 14, "start", label);
+        svg.label(10.0, y + 5.0, 14, "start", label);
         let x = x_of(*score);
         let bar = "stroke=\"#333\" stroke-width=\"5\"";
         let arrow = "stroke=\"#333\" stroke-width=\"5\" marker-end=\"url(#arrow)\"";
@@ -528,7 +488,7 @@ pub fn window_svg() -> String {
                 line(&mut svg, (x, y), (x0 + 8.0, y), arrow);
             }
         }
-        text(&mut svg, x, y + 24.0, 13, "middle", "s");
+        svg.label(x, y + 24.0, 13, "middle", "s");
         let (verdict, colour) = if settles(*bound, *score, alpha, beta) {
             let what = match bound {
                 Bound::Exact => "return s",
@@ -546,16 +506,14 @@ pub fn window_svg() -> String {
             escape(verdict)
         );
     }
-    text(
-        &mut svg,
+    svg.label(
         10.0,
         height - 30.0,
         13,
         "start",
         "Only an entry from a search at least as deep as this node's settles it;",
     );
-    text(
-        &mut svg,
+    svg.label(
         10.0,
         height - 12.0,
         13,

@@ -63,6 +63,13 @@ impl Svg {
         ));
     }
 
+    /// A text at `(x, y)`, `size` pixels high, anchored at its `anchor`
+    /// (`start`, `middle` or `end`).
+    pub fn label(&mut self, x: f64, y: f64, size: u32, anchor: &str, body: &str) {
+        let attrs = format!(r#" font-size="{size}" text-anchor="{anchor}""#);
+        self.text((x, y), &attrs, body);
+    }
+
     /// Lines of explanation under a figure: the first at `(x, y)`, each
     /// next `step` lower.
     pub fn notes(&mut self, (x, y): (f64, f64), step: f64, attrs: &str, notes: &[&str]) {

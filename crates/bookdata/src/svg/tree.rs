@@ -334,6 +334,34 @@ pub fn parents(children: &[Vec<usize>]) -> Vec<usize> {
     parent
 }
 
+/// For each node of `a`, the node of `b` reached by the same moves, if
+/// `b` searched it: how two searches of one position line up.
+pub fn matching(a: &TreeTrace, b: &TreeTrace) -> Vec<Option<usize>> {
+    let mut found = vec![None; a.nodes.len()];
+    let mut stack = vec![(0usize, 0usize)];
+    while let Some((x, y)) = stack.pop() {
+        found[x] = Some(y);
+        for &child in &a.nodes[x].children {
+            let mv = a.nodes[child].mv;
+            if let Some(&other) = b.nodes[y].children.iter().find(|&&c| b.nodes[c].mv == mv) {
+                stack.push((child, other));
+            }
+        }
+    }
+    found
+}
+
+/// The node of `trace` reached from the root by `path`, moves as
+/// [`boards`] writes them.
+pub fn node_at(trace: &TreeTrace, moves: &[String], path: &[&str]) -> Option<usize> {
+    let mut index = 0;
+    for text in path {
+        let children = &trace.nodes[index].children;
+        index = *children.iter().find(|&&c| moves[c] == *text)?;
+    }
+    Some(index)
+}
+
 /// The board at every node of `trace`, and the move that led to it as
 /// text (a node reached by no move keeps its parent's board, and no text).
 pub fn boards(trace: &TreeTrace, root: &Board) -> (Vec<Board>, Vec<String>) {
