@@ -2,12 +2,14 @@
 //! (`scripts/book-data --check`).
 //!
 //! Both go through [`render`], which turns the stage manifests (their
-//! recorded bench counts and match results), the measured series and, on
-//! main, the code of the stage snapshots into the full set of files;
-//! `generate` measures the series first (or, with `--no-measure`, reads the
-//! committed ones) and writes the result, `check` reads the committed
-//! series, re-measures their cheap entries, and compares every file byte
-//! for byte.
+//! recorded bench counts and match results), the measured series, the
+//! chapters' caches and, on main, the code of the stage snapshots into the
+//! full set of files: the chapters' own through their registry
+//! (`src/chapters/mod.rs`), the files every stage has here. `generate`
+//! measures the series and the chapters' caches first (or, with
+//! `--no-measure`, only the caches that are missing) and writes the
+//! result; `check` reads what is committed, measures the cheap entries
+//! again, and compares every file byte for byte.
 
 use std::collections::BTreeMap;
 use std::path::Path;
