@@ -736,13 +736,20 @@ fn fine_table() -> Result<String, String> {
         r.pv.first()
             .map_or("-".to_string(), |&mv| move_to_uci(&board, mv))
     };
-    let mut text = String::new();
-    let _ = writeln!(
-        text,
-        "| Depth | Stage {a}: nodes | Stage {a}: move | Stage {b}: nodes | Stage {b}: move \
-         | Stage {b}: score | Stage {b}: PV length |"
+    let heads = [
+        format!("Stage {a}: nodes"),
+        format!("Stage {a}: move"),
+        format!("Stage {b}: nodes"),
+        format!("Stage {b}: move"),
+        format!("Stage {b}: score"),
+        format!("Stage {b}: PV length"),
+    ];
+    let mut table = Table::new(
+        "rrcrcrr",
+        &[
+            &"Depth", &heads[0], &heads[1], &heads[2], &heads[3], &heads[4], &heads[5],
+        ],
     );
-    let _ = writeln!(text, "|--:|--:|:-:|--:|:-:|--:|--:|");
     let mut previous_move = None;
     for report in &y {
         let mv = first(report);
@@ -755,27 +762,27 @@ fn fine_table() -> Result<String, String> {
             Some(r) => (thousands(r.nodes), format!("`{}`", first(r))),
             None => ("—".to_string(), "—".to_string()),
         };
-        let _ = writeln!(
-            text,
-            "| {} | {nodes_a} | {move_a} | {} | `{mv}` | {} | {} |",
-            report.depth,
-            thousands(report.nodes),
-            score_text(report.score, ""),
-            report.pv.len()
-        );
+        table.row(&[
+            &report.depth,
+            &nodes_a,
+            &move_a,
+            &thousands(report.nodes),
+            &format!("`{mv}`"),
+            &score_text(report.score, ""),
+            &report.pv.len(),
+        ]);
     }
     let deepest_a = x.last().map_or(0, |r| r.depth);
-    let _ = writeln!(
-        text,
-        "\n`{FINE_70}`, White to move, each stage with a fresh engine (stage {b} with its \
+    Ok(table.note(format!(
+        "`{FINE_70}`, White to move, each stage with a fresh engine (stage {b} with its \
          default 16 MB table): stage {b} to depth {FINE_DEPTH}, stage {a} until it had spent \
          {} nodes (its deepest complete iteration: depth {deepest_a}). Nodes are counted from \
          the start of the search; scores in centipawns for White. Shown: even depths, and \
          every depth at which stage {b} changes its move.",
         thousands(FINE_BUDGET)
-    );
-    Ok(text)
+    )))
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
