@@ -2,85 +2,36 @@
 //! (`scripts/book-data --check`).
 //!
 //! Both go through [`render`], which turns the stage manifests (their
-//! recorded bench counts and match results), the measured series and, on
-//! main, the code of the stage snapshots into the full set of files;
-//! `generate` measures the series first (or, with `--no-measure`, reads the
-//! committed ones) and writes the result, `check` reads the committed
-//! series, re-measures their cheap entries, and compares every file byte
-//! for byte.
+//! recorded bench counts and match results), the measured series, the
+//! chapters' caches and, on main, the code of the stage snapshots into the
+//! full set of files: the chapters' own through their registry
+//! (`src/chapters/mod.rs`), the files every stage has here. `generate`
+//! measures the series and the chapters' caches first (or, with
+//! `--no-measure`, only the caches that are missing) and writes the
+//! result; `check` reads what is committed, measures the cheap entries
+//! again, and compares every file byte for byte.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::series::{self, CHECK_CAP, Series};
-use crate::tables::{self, Data};
-use crate::{Files, GENERATED_DIR, Stage, chart, read_stages};
+use crate::book::Book;
+use crate::series::{self, Series};
+use crate::svg::chart;
+use crate::{Files, GENERATED_DIR, Stage, chapters, read_stages, tables};
 
-/// Endings of the files this tool writes; a `stage-…` file in the
-/// generated directory with one of them that [`render`] does not produce is
-/// stale.
-pub const OWN_SUFFIXES: &[&str] = &[
+/// Endings of the files this tool writes besides the chapters' own; a
+/// `stage-…` file in the generated directory with one of them, or with a
+/// chapter's, that [`render`] does not produce is stale.
+const OWN_SUFFIXES: &[&str] = &[
     "-worth.md",
     "-stages.md",
-    "-perft.md",
     "-nodes-by-depth.toml",
     "-nodes-by-depth.svg",
     "-nodes-by-depth.md",
-    "-tree.svg",
-    "-tree.md",
-    "-soundness.md",
-    "-sprt.md",
-    "-reliability.md",
-    "-reliability-fast.md",
-    "-versus-low.md",
-    "-versus-high.md",
-    "-psqt.svg",
-    // ANCHOR: stage-06-iterative--bookdata-suffixes
-    crate::timeline::SUFFIXES[0],
-    crate::timeline::SUFFIXES[1],
-    crate::timeline::SUFFIXES[2],
-    // ANCHOR_END: stage-06-iterative--bookdata-suffixes
-    // ANCHOR: stage-07-mvvlva--bookdata-suffixes
-    "-fail-high.md",
-    "-kiwipete.md",
-    // ANCHOR_END: stage-07-mvvlva--bookdata-suffixes
-    // ANCHOR: stage-08-tt--bookdata-suffixes
-    "-bucket.svg",
-    "-window.svg",
-    "-replacement.toml",
-    "-replacement.md",
-    "-fine70.md",
-    // ANCHOR_END: stage-08-tt--bookdata-suffixes
-    // ANCHOR: stage-09-killers--bookdata-suffixes
-    crate::quiet_ordering::DATA_SUFFIX,
-    crate::quiet_ordering::FAIL_HIGH_SUFFIX,
-    crate::quiet_ordering::DEPTH_SUFFIX,
-    // ANCHOR_END: stage-09-killers--bookdata-suffixes
-    // ANCHOR: stage-10-history--bookdata-suffixes
-    crate::quiet_ordering::VARIANTS_SUFFIX,
-    // ANCHOR_END: stage-10-history--bookdata-suffixes
-    // ANCHOR: stage-12-nullmove--bookdata-suffixes
-    crate::nullmove::DATA_SUFFIX,
-    crate::nullmove::BENCH_SUFFIX,
-    crate::nullmove::BUDGET_SUFFIX,
-    crate::nullmove::MATES_SUFFIX,
-    crate::nullmove::ZUGZWANG_SUFFIX,
-    crate::nullmove::EXAMPLE_SUFFIX,
-    // ANCHOR_END: stage-12-nullmove--bookdata-suffixes
     // ANCHOR: main-only
     crate::diffs::SUFFIX,
     // ANCHOR_END: main-only
 ];
-
-// ANCHOR: stage-03-negamax--bookdata-lookup
-/// The stage with id `id` (for the pictures that belong to one chapter).
-fn stage_with_id(stages: &[Stage], id: u32) -> Result<&Stage, String> {
-    stages
-        .iter()
-        .find(|s| s.id() == id)
-        .ok_or_else(|| format!("no stage {id} in stages/"))
-}
-// ANCHOR_END: stage-03-negamax--bookdata-lookup
 
 /// Every generated file, from the manifests and the series of the stages
 /// that search.
@@ -89,24 +40,23 @@ pub fn render(
     stages: &[Stage],
     series: &BTreeMap<u32, Series>,
 ) -> Result<Files, String> {
-    let mut files = Files::new();
-    let data = Data { stages, series };
-    crate::claims::check(&data)?;
-    files.insert(
-        format!("{}-perft.md", stages[0].tag()),
-        tables::perft_summary(root)?,
-    );
+    let book = Book {
+        root,
+        stages,
+        series,
+    };
+    let mut files = chapters::render(&book)?;
     for (index, stage) in stages.iter().enumerate() {
         files.insert(
             format!("{}-worth.md", stage.tag()),
-            tables::worth(&data, index)?,
+            tables::worth(&book, index)?,
         );
         files.insert(
             format!("{}-stages.md", stage.tag()),
-            tables::stages_table(&data, index)?,
+            tables::stages_table(&book, index)?,
         );
         if let Some(own) = series.get(&stage.id()) {
-            files.insert(series::file_name(stage), series::to_toml(stage, own));
+            files.insert(series::file_name(stage), series::to_toml(stage, own)?);
             let lines: Vec<(&Stage, &Series)> = stages[..=index]
                 .iter()
                 .filter_map(|s| series.get(&s.id()).map(|own| (s, own)))
@@ -121,92 +71,6 @@ pub fn render(
             );
         }
     }
-    // ANCHOR: stage-02-eval--bookdata-heatmap
-    let eval = stages
-        .iter()
-        .find(|s| s.id() == 2)
-        .ok_or("no stage 2 in stages/")?;
-    files.insert(
-        format!("{}-psqt.svg", eval.tag()),
-        crate::heatmap::psqt_svg(),
-    );
-    // ANCHOR_END: stage-02-eval--bookdata-heatmap
-    // ANCHOR: stage-03-negamax--bookdata-trees
-    {
-        let negamax = stage_with_id(stages, 3)?;
-        let full = crate::tree::trace(negamax.id())?;
-        files.insert(
-            format!("{}-tree.svg", negamax.tag()),
-            crate::tree::negamax_svg(&full),
-        );
-        files.insert(
-            format!("{}-tree.md", negamax.tag()),
-            crate::tree::negamax_caption(&full),
-        );
-        // ANCHOR_END: stage-03-negamax--bookdata-trees
-        // ANCHOR: stage-04-alphabeta--bookdata-trees
-        let alphabeta = stage_with_id(stages, 4)?;
-        let ab = crate::tree::trace(alphabeta.id())?;
-        files.insert(
-            format!("{}-tree.svg", alphabeta.tag()),
-            crate::tree::alphabeta_svg(&full, &ab)?,
-        );
-        files.insert(
-            format!("{}-tree.md", alphabeta.tag()),
-            crate::tree::alphabeta_caption(&full, &ab)?,
-        );
-        files.insert(
-            format!("{}-soundness.md", alphabeta.tag()),
-            crate::soundness::table(negamax, alphabeta)?,
-        );
-        // ANCHOR_END: stage-04-alphabeta--bookdata-trees
-        // ANCHOR: stage-03-negamax--bookdata-trees-end
-    }
-    // ANCHOR_END: stage-03-negamax--bookdata-trees-end
-    // ANCHOR: stage-05-quiescence--bookdata-render
-    files.extend(crate::horizon::render(stages)?);
-    // ANCHOR_END: stage-05-quiescence--bookdata-render
-    // ANCHOR: stage-06-iterative--bookdata-render
-    files.extend(crate::timeline::render(root, stages)?);
-    // ANCHOR_END: stage-06-iterative--bookdata-render
-    // ANCHOR: stage-07-mvvlva--bookdata-render
-    files.extend(crate::ordering::render(stages)?);
-    // ANCHOR_END: stage-07-mvvlva--bookdata-render
-    // ANCHOR: stage-08-tt--bookdata-render
-    files.extend(crate::transposition::render(root, stages)?);
-    // ANCHOR_END: stage-08-tt--bookdata-render
-    // ANCHOR: stage-09-killers--bookdata-render
-    files.extend(crate::quiet_ordering::render(root, stages, series)?);
-    // ANCHOR_END: stage-09-killers--bookdata-render
-    // ANCHOR: stage-11-pvs--bookdata-render
-    {
-        let pvs = stage_with_id(stages, 11)?;
-        let traced = crate::pvs_tree::trace()?;
-        files.insert(
-            format!("{}-tree.svg", pvs.tag()),
-            crate::pvs_tree::svg(&traced),
-        );
-        files.insert(
-            format!("{}-tree.md", pvs.tag()),
-            crate::pvs_tree::caption(&traced)?,
-        );
-    }
-    // ANCHOR_END: stage-11-pvs--bookdata-render
-    // ANCHOR: stage-12-nullmove--bookdata-render
-    {
-        let nullmove = stage_with_id(stages, crate::nullmove::STAGE)?;
-        files.extend(crate::nullmove::render(root, stages, series)?);
-        let pictured = crate::nulltree::trace()?;
-        files.insert(
-            format!("{}-tree.svg", nullmove.tag()),
-            crate::nulltree::svg(&pictured),
-        );
-        files.insert(
-            format!("{}-tree.md", nullmove.tag()),
-            crate::nulltree::caption(&pictured)?,
-        );
-    }
-    // ANCHOR_END: stage-12-nullmove--bookdata-render
     files.extend(crate::boards::render(root, stages)?);
     let manifests: Vec<&meta::Manifest> = stages.iter().map(|s| &s.manifest).collect();
     files.extend(crate::results::render(&manifests)?);
@@ -248,20 +112,15 @@ pub fn generate(
         })?;
         measured.insert(stage.id(), own);
     }
-    // ANCHOR: stage-06-iterative--bookdata-measure
-    crate::timeline::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-06-iterative--bookdata-measure
-    // ANCHOR: stage-08-tt--bookdata-measure
-    crate::transposition::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-08-tt--bookdata-measure
-    // ANCHOR: stage-09-killers--bookdata-measure
-    if measure {
-        crate::quiet_ordering::measure(root, &stages, progress)?;
-    }
-    // ANCHOR_END: stage-09-killers--bookdata-measure
-    // ANCHOR: stage-12-nullmove--bookdata-measure
-    crate::nullmove::prepare(root, &stages, measure, progress)?;
-    // ANCHOR_END: stage-12-nullmove--bookdata-measure
+    chapters::measure(
+        &Book {
+            root,
+            stages: &stages,
+            series: &measured,
+        },
+        measure,
+        progress,
+    )?;
     let files = render(root, &stages, &measured)?;
     let dir = root.join(GENERATED_DIR);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -290,13 +149,16 @@ pub fn generate(
 /// Files in `dir` that look like ours but are not in `files`.
 fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
     let mut stale = Vec::new();
+    let mut endings = chapters::outputs();
+    endings.extend(OWN_SUFFIXES);
+    endings.extend(crate::results::SUFFIXES);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(stale);
     };
     for entry in entries {
         let name = entry.map_err(|e| e.to_string())?.file_name();
         let name = name.to_string_lossy().to_string();
-        let ours = name.starts_with("stage-") && OWN_SUFFIXES.iter().any(|s| name.ends_with(s))
+        let ours = name.starts_with("stage-") && endings.iter().any(|s| name.ends_with(s))
             || crate::boards::is_own(&name);
         if ours && !files.contains_key(&name) {
             stale.push(name);
@@ -317,7 +179,7 @@ pub struct CheckReport {
 }
 
 /// Check the committed generated files under `root`: read the series,
-/// re-measure their entries of at most [`CHECK_CAP`] nodes if `measure`,
+/// measure again their cheap entries if `measure`,
 /// render everything again and compare.
 pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let stages = read_stages(root)?;
@@ -326,34 +188,18 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let (committed, problems) = committed_series(root, &stages);
     report.problems.extend(problems);
     if measure {
-        for (id, own) in &committed {
-            for row in own.rows.iter().filter(|r| r.total <= CHECK_CAP) {
-                let now = series::measure(*id, row.depth)?;
-                report.remeasured += 1;
-                if now != *row {
-                    report.problems.push(format!(
-                        "stage {id} depth {}: the series records {:?}, the bench now gives {:?} \
-                         (run scripts/book-data)",
-                        row.depth, row.positions, now.positions
-                    ));
-                }
-            }
+        for stage in stages.iter().filter(|s| committed.contains_key(&s.id())) {
+            let found = series::recheck(stage, &committed[&stage.id()])?;
+            report.remeasured += found.measured;
+            report.problems.extend(found.problems);
         }
-        // ANCHOR: stage-08-tt--bookdata-recheck
-        let (count, problems) = crate::transposition::recheck(root, &stages);
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-08-tt--bookdata-recheck
-        // ANCHOR: stage-09-killers--bookdata-recheck
-        let (count, problems) = crate::quiet_ordering::remeasure(root, &stages)?;
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-09-killers--bookdata-recheck
-        // ANCHOR: stage-12-nullmove--bookdata-recheck
-        let (count, problems) = crate::nullmove::recheck(root, &stages);
-        report.remeasured += count;
-        report.problems.extend(problems);
-        // ANCHOR_END: stage-12-nullmove--bookdata-recheck
+        let found = chapters::recheck(&Book {
+            root,
+            stages: &stages,
+            series: &committed,
+        });
+        report.remeasured += found.measured;
+        report.problems.extend(found.problems);
     }
     if !report.problems.is_empty() {
         return Ok(report);

@@ -19,51 +19,28 @@ use std::path::{Path, PathBuf};
 use meta::Manifest;
 
 pub mod boards;
+pub mod book;
+pub mod cache;
 pub mod captions;
-pub mod chart;
+pub mod chapters;
 pub mod claims;
 // ANCHOR: main-only
 pub mod code;
 pub mod commands;
 pub mod diffs;
 // ANCHOR_END: main-only
+pub mod epd;
 pub mod generate;
 pub mod links;
 pub mod markup;
+pub mod md;
 pub mod results;
 pub mod series;
+pub mod svg;
 pub mod tables;
-// ANCHOR: stage-02-eval--bookdata-heatmap
-pub mod heatmap;
-// ANCHOR_END: stage-02-eval--bookdata-heatmap
-// ANCHOR: stage-03-negamax--bookdata-tree
-pub mod tree;
-// ANCHOR_END: stage-03-negamax--bookdata-tree
-// ANCHOR: stage-04-alphabeta--bookdata-soundness
-pub mod soundness;
-// ANCHOR_END: stage-04-alphabeta--bookdata-soundness
-// ANCHOR: stage-05-quiescence--bookdata-horizon
-pub mod horizon;
-// ANCHOR_END: stage-05-quiescence--bookdata-horizon
-// ANCHOR: stage-06-iterative--bookdata-timeline
-pub mod timeline;
-// ANCHOR_END: stage-06-iterative--bookdata-timeline
-// ANCHOR: stage-07-mvvlva--bookdata-ordering
-pub mod ordering;
-// ANCHOR_END: stage-07-mvvlva--bookdata-ordering
-// ANCHOR: stage-08-tt--bookdata-transposition
-pub mod transposition;
-// ANCHOR_END: stage-08-tt--bookdata-transposition
-// ANCHOR: stage-09-killers--bookdata-counters
-pub mod quiet_ordering;
-// ANCHOR_END: stage-09-killers--bookdata-counters
-// ANCHOR: stage-11-pvs--bookdata-pvs-tree
-pub mod pvs_tree;
-// ANCHOR_END: stage-11-pvs--bookdata-pvs-tree
-// ANCHOR: stage-12-nullmove--bookdata-modules
-pub mod nullmove;
-pub mod nulltree;
-// ANCHOR_END: stage-12-nullmove--bookdata-modules
+// ANCHOR: stage-03-negamax--bookdata-measure-module
+pub mod measure;
+// ANCHOR_END: stage-03-negamax--bookdata-measure-module
 
 /// The repository this crate belongs to.
 pub fn default_root() -> PathBuf {
@@ -130,33 +107,6 @@ pub fn read_stages(root: &Path) -> Result<Vec<Stage>, String> {
 fn bench_searches(id: u32) -> Result<bool, String> {
     let run = engine::bench::stage_bench_on(id, Some(1), &[])?;
     Ok(run.counted != engine::bench::Counted::PerftLeaves)
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Relative change from `before` to `after`, in percent, one decimal, with
-/// a real minus sign: `−96.3%`, `+3285.8%`, `±0.0%`.
-pub fn change(before: u64, after: u64) -> String {
-    let percent = 100.0 * (after as f64 - before as f64) / before.max(1) as f64;
-    let text = format!("{:.1}%", percent.abs());
-    if text == "0.0%" {
-        format!("±{text}")
-    } else if percent < 0.0 {
-        format!("−{text}")
-    } else {
-        format!("+{text}")
-    }
 }
 
 #[cfg(test)]
@@ -229,16 +179,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn numbers_read_well() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(10616568), "10,616,568");
-        assert_eq!(change(10616568, 387867), "−96.3%");
-        assert_eq!(change(5, 5), "±0.0%");
-        assert_eq!(change(100, 250), "+150.0%");
     }
 }

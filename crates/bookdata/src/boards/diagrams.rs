@@ -69,7 +69,7 @@ pub fn all() -> Vec<Diagram> {
         Diagram {
             stage: 3,
             name: "tiny",
-            position: Fen(crate::tree::FEN),
+            position: Fen(crate::chapters::negamax::FEN),
             played: "",
             arrow: None,
             caption: "The tiny position of the trees: White's king on a8 and pawn on c5, \
@@ -158,9 +158,9 @@ pub fn all() -> Vec<Diagram> {
         Diagram {
             stage: 5,
             name: "horizon",
-            position: Fen(crate::horizon::FEN),
+            position: Fen(crate::chapters::quiescence::FEN),
             played: "",
-            arrow: Some(crate::horizon::BAIT),
+            arrow: Some(crate::chapters::quiescence::BAIT),
             caption: "The queen can take the pawn on d5, and the pawn on e6 takes back.",
         },
         Diagram {
@@ -228,7 +228,7 @@ pub fn all() -> Vec<Diagram> {
     all.push(Diagram {
         stage: 11,
         name: "tiny-pawn-on-c6",
-        position: Fen(crate::pvs_tree::FEN),
+        position: Fen(crate::chapters::pvs::FEN),
         played: "",
         arrow: None,
         caption: "The position of the PVS tree: chapter 3's, with White's pawn on c6.",
@@ -239,7 +239,7 @@ pub fn all() -> Vec<Diagram> {
         Diagram {
             stage: 12,
             name: "tiny-knight-on-h8",
-            position: Fen(crate::nulltree::FEN),
+            position: Fen(crate::chapters::nullmove::TREE_FEN),
             played: "",
             arrow: None,
             caption: "The position of the null-move tree: chapter 3's, with a black knight on \

@@ -13,8 +13,9 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::Stage;
+use crate::md::thousands;
 use crate::series::Series;
-use crate::{Stage, thousands};
 
 /// Colours by stage id, so a stage keeps its colour in every chapter.
 const PALETTE: &[RGBColor] = &[

@@ -1,5 +1,6 @@
-// ANCHOR: stage-02-eval--bookdata-heatmap
-//! Chapter 2's picture: the piece-square tables of the knight and the king
+// ANCHOR: stage-02-eval--bookdata-chapter
+//! Chapter 2: the evaluation changes no node count, and its picture: the
+//! piece-square tables of the knight and the king
 //! as heat maps, in the middlegame, halfway through the game and in the
 //! endgame, so the reader sees the tables and the phase blend at a glance.
 //!
@@ -11,6 +12,38 @@ use std::fmt::Write;
 
 use cozy_chess::{Color, File, Piece, Rank, Square};
 use engine::eval::{Accumulator, MAX_PHASE, Tapered, pst};
+
+use super::Chapter;
+use crate::book::Book;
+use crate::claims::claim;
+use crate::svg::Svg;
+use crate::{Files, Stage};
+
+pub const CHAPTER: Chapter = Chapter {
+    claims,
+    ..Chapter::new(2, &["-psqt.svg"], render)
+};
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch02-eval.md";
+
+fn claims(book: &Book) -> Result<(), String> {
+    if let Some(c) = book.compared(2)? {
+        claim(
+            c.before == c.after,
+            TEXT,
+            "the evaluation changes no node count",
+        )?;
+    }
+    Ok(())
+}
+
+fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
+    Ok(Files::from([(
+        format!("{}-psqt.svg", stage.tag()),
+        psqt_svg(),
+    )]))
+}
 
 /// The pieces drawn, one row each, with their names.
 const PIECES: [(Piece, &str); 2] = [(Piece::Knight, "Knight"), (Piece::King, "King")];
@@ -72,18 +105,9 @@ fn square_at(column: i32, row: i32) -> Square {
 }
 
 /// The heat maps as SVG text.
-pub fn psqt_svg() -> String {
+fn psqt_svg() -> String {
     let height = TOP + PIECES.len() as i32 * ROW + 52;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{height}\" \
-         viewBox=\"0 0 {WIDTH} {height}\" font-family=\"sans-serif\">"
-    );
-    let _ = writeln!(
-        svg,
-        "<rect width=\"{WIDTH}\" height=\"{height}\" fill=\"white\"/>"
-    );
+    let mut svg = Svg::plain(WIDTH as f64, height as f64);
     let board_x = |c: i32| LEFT + c * (BOARD + GAP);
     for (c, (title, _)) in columns().iter().enumerate() {
         let x = board_x(c as i32) + BOARD / 2;
@@ -200,8 +224,7 @@ pub fn psqt_svg() -> String {
          upside down: its value on e7 is White's on e2.</text>",
         legend_top + 38
     );
-    svg.push_str("</svg>\n");
-    svg
+    svg.end()
 }
 
 #[cfg(test)]
@@ -230,4 +253,4 @@ mod tests {
         assert!(svg.ends_with("</svg>\n"));
     }
 }
-// ANCHOR_END: stage-02-eval--bookdata-heatmap
+// ANCHOR_END: stage-02-eval--bookdata-chapter

@@ -1,7 +1,7 @@
-// ANCHOR: stage-11-pvs--bookdata-pvs-tree
-//! Chapter 11's picture: a tiny principal variation search, drawn from a
-//! [`TreeTrace`] of a real search, with the window every node was searched
-//! with, the null windows of the later moves and one re-search.
+// ANCHOR: stage-11-pvs--bookdata-chapter
+//! Chapter 11: a tiny principal variation search, drawn from a recording
+//! of a real search, with the window every node was searched with, the
+//! null windows of the later moves and one re-search.
 //!
 //! The trace records a node for every call of the search. A re-search
 //! calls the search twice for one move, and the trace, which hears one
@@ -14,18 +14,42 @@
 //! node entered with no move is the re-search of the node just searched.
 //! The windows are not in the trace at all: we replay alpha and beta
 //! from the root, as negamax and PVS pass them on. The counters of the
-//! same search ([`Stats`]) check the result: the nodes, the null-window
-//! searches, the re-searches and the cutoffs must all agree.
-
-use std::fmt::Write;
+//! same search check the result: the nodes, the null-window searches, the
+//! re-searches and the cutoffs must all agree.
 
 use cozy_chess::{Board, Color, Move};
 use engine::board::{make_move, move_to_uci, parse_fen};
-use engine::notes::{Count, Stats, TreeTrace};
-use engine::params::Params;
-use engine::search::{INF, SearchResult, Searcher};
+use engine::notes::{Count, TreeTrace};
+use engine::search::INF;
 use engine::techniques::Techniques;
-use engine::time::Limits;
+
+use engine::stages::bench_fens;
+
+use super::Chapter;
+use super::killers::{
+    Plan, Run, bench_position, common_rows, counters_table, fail_high_first, fail_high_value,
+    how_measured, run, target_sentence,
+};
+use crate::book::{Book, Comparison};
+use crate::claims::claim;
+use crate::md::{percent, percent_change, thousands};
+use crate::measure::{self, Searched, Spec};
+use crate::svg::tree::{Look, Moves, Style, Tree, parents};
+use crate::{Files, Stage};
+
+pub const CHAPTER: Chapter = Chapter {
+    claims,
+    measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
+    recheck: |book, stage| PLAN.recheck(book, stage),
+    ..Chapter::new(
+        11,
+        &["-counters.toml", "-fail-high.md", "-tree.svg", "-tree.md"],
+        render,
+    )
+};
+
+/// The chapter, whose words about the numbers its claims check.
+const TEXT: &str = "ch11-pvs.md";
 
 /// The position: chapter 3's tiny ending with White's pawn one square
 /// further, on c6. Its first move in generation order, `c6c7`, only draws
@@ -33,37 +57,195 @@ use engine::time::Limits;
 /// must search it again.
 pub const FEN: &str = "K1k5/8/2P5/8/8/8/8/8 w - - 0 1";
 /// Depth of the pictured search.
-pub const DEPTH: u32 = 3;
+const DEPTH: u32 = 3;
 
-/// The techniques of the picture: alpha-beta and PVS, nothing else, so
-/// the tree is small and every move comes in generation order.
-fn techniques(pvs: bool) -> Techniques {
-    Techniques {
-        negamax: true,
-        alpha_beta: true,
-        pvs,
-        ..Techniques::default()
-    }
+/// The tree with the root on top, room under each box for its window.
+const STYLE: Style = Style {
+    sideways: false,
+    at_first_child: false,
+    leaf_start: 40.0,
+    leaf_gap: 96.0,
+    ply_start: 30.0,
+    ply_gap: 100.0,
+    box_w: 60.0,
+    box_h: 24.0,
+    min_width: 0.0,
+    font: 13,
+    edge_width: 1.6,
+    edge_gaps: (16.0, 18.0),
+    elbows: false,
+    moves: Moves::Above(6.0),
+    label_y: 17.0,
+    below: 22.0,
+    notes: (20.0, 19.0, 20.0, r#" font-size="12""#),
+};
+/// Colours: null windows blue, the re-search orange, cutoffs red, PV
+/// nodes green.
+const BLUE: &str = "#1f5fbf";
+const ORANGE: &str = "#e07000";
+
+fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
+    let traced = trace()?;
+    check_walkthrough(&traced)?;
+    let tag = stage.tag();
+    let (name, text, runs) = PLAN.cached(book, stage)?;
+    Ok(Files::from([
+        (name, text),
+        (format!("{tag}-fail-high.md"), counters(&runs)?),
+        (format!("{tag}-tree.svg"), svg(&traced)),
+        (format!("{tag}-tree.md"), caption(&traced)?),
+    ]))
 }
 
-/// A search of [`FEN`] to [`DEPTH`] with the tree and the counters.
-fn search(pvs: bool) -> Result<(Board, TreeTrace, Stats, SearchResult), String> {
-    let root = parse_fen(FEN)?;
-    let mut searcher = Searcher::new(techniques(pvs), Params::default());
-    searcher.trace = Some(TreeTrace::default());
-    searcher.stats = Some(Stats::default());
-    let limits = Limits {
-        depth: Some(DEPTH),
-        ..Limits::default()
+// ----------------------------------------------------------- the counters
+
+/// The counters chapter 11 keeps: PVS counts its null windows too.
+const PVS_COUNTERS: &[&str] = &[
+    "main_nodes",
+    "quiescence_nodes",
+    "cutoffs",
+    "first_move_cutoffs",
+    "table_hits",
+    "table_cutoffs",
+    "null_window_searches",
+    "re_searches",
+];
+
+/// Chapter 11's fail-high target at depth 8 (issue 10).
+const PVS_TARGET: f64 = 92.0;
+
+/// Stage 10 against stage 11 at stage 10's bench depth, and stage 11 at
+/// its own, depth 8 (measured as chapter 9 measures its runs).
+const PLAN: Plan = Plan {
+    stage: 11,
+    runs: &[run(10, 7), run(11, 7), run(11, 8)],
+    counters: PVS_COUNTERS,
+};
+
+fn counters(runs: &[Run]) -> Result<String, String> {
+    let [history, pvs, deep] = runs else {
+        return Err("chapter 11 measures three runs".into());
     };
-    let result = searcher.search(&root, &[], limits, &mut |_| {});
-    let trace = searcher.trace.take().ok_or("the search lost its trace")?;
-    let stats = searcher
-        .stats
-        .take()
-        .ok_or("the search lost its counters")?;
-    Ok((root, trace, stats, result))
+    let main = |r: &Run| r.counter("main_nodes");
+    let quiescence = |r: &Run| r.counter("quiescence_nodes");
+    claim(
+        percent_change(main(history), main(pvs)).abs() < 5.0
+            && percent_change(quiescence(history), quiescence(pvs)) < -20.0,
+        TEXT,
+        "that the main search barely shrinks and the quiescence search does",
+    )?;
+    claim(
+        pvs.counter("cutoffs") < history.counter("cutoffs")
+            && fail_high_value(pvs) > fail_high_value(history),
+        TEXT,
+        "that the cutoffs fall while the share of the first move rises",
+    )?;
+    let table_cutoffs = |r: &Run| r.counter("table_cutoffs");
+    claim(
+        percent_change(table_cutoffs(history), table_cutoffs(pvs)).abs() < 2.0,
+        TEXT,
+        "that the table cuts off about as often as before",
+    )?;
+    let rate = |r: &Run| {
+        100.0 * r.counter("re_searches") as f64 / r.counter("null_window_searches").max(1) as f64
+    };
+    claim(
+        rate(pvs) < 10.0 && rate(deep) < 10.0,
+        TEXT,
+        "that only a few percent of the null-window searches need a re-search",
+    )?;
+    let savings: Vec<f64> = (0..pvs.positions.len())
+        .map(|i| percent_change(history.positions[i], pvs.positions[i]))
+        .collect();
+    let best = savings.iter().copied().fold(f64::INFINITY, f64::min);
+    claim(
+        savings[1] == best && history.positions[1] > 2 * pvs.positions[1],
+        TEXT,
+        "that Kiwipete gains most, with less than half of stage 10's nodes",
+    )?;
+    let mut rows = common_rows();
+    rows.push(("Null-window searches", |r| {
+        thousands(r.counter("null_window_searches"))
+    }));
+    rows.push(("Re-searches", |r| thousands(r.counter("re_searches"))));
+    rows.push(("**Re-search rate**", |r| {
+        let rate = percent(r.counter("re_searches"), r.counter("null_window_searches"));
+        format!("**{rate}**")
+    }));
+    Ok(counters_table(&[history, pvs, deep], &rows).note(format!(
+        "{} *Re-search rate*: of the null-window searches of later moves at PV nodes, the \
+         share that landed inside the window and had to be searched again. At depth {}, stage \
+         11 makes {} of its cutoffs with the first move: {}.",
+        how_measured(&[history, pvs, deep]),
+        deep.depth,
+        fail_high_first(deep),
+        target_sentence(fail_high_value(deep), PVS_TARGET)
+    )))
 }
+
+fn claims(book: &Book) -> Result<(), String> {
+    if let Some(c) = book.compared(11)? {
+        pawn_ending(book, &c)?;
+    }
+    if let (Some(killers), Some(pvs)) = (book.bounds(9), book.bounds(11)) {
+        claim(
+            pvs == killers,
+            TEXT,
+            "that its match has the bounds of chapters 9 and 10",
+        )?;
+    }
+    let nodes = &book.stage(11)?.manifest.bench.positions;
+    claim(
+        nodes.len() == 6 && 2 * (nodes[1] + nodes[3]) > nodes.iter().sum::<u64>(),
+        TEXT,
+        "that Kiwipete and the quiet middlegame take most of stage 11's bench nodes",
+    )
+}
+
+/// On the pawn ending: PVS costs it nodes at the depth of the comparison
+/// and saves one ply shallower; of the six positions it has the smallest
+/// quiescence share and the highest re-search rate.
+fn pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
+    const PAWNS: usize = 5;
+    bench_position(PAWNS, "pawn ending")?;
+    claim(
+        c.after[PAWNS] > c.before[PAWNS],
+        TEXT,
+        "that PVS costs the pawn ending nodes at the depth of the comparison",
+    )?;
+    let shallower = c.depth - 1;
+    let (before, after) = (
+        book.positions(10, shallower)?,
+        book.positions(11, shallower)?,
+    );
+    claim(
+        after[PAWNS] < before[PAWNS],
+        TEXT,
+        "that one ply shallower PVS saves nodes on the pawn ending too",
+    )?;
+    let mut shares = Vec::new();
+    let mut rates = Vec::new();
+    for fen in bench_fens() {
+        let stats = measure::counters(11, c.depth, fen)?;
+        let all = stats[Count::Node] + stats[Count::QuiescenceNode];
+        shares.push(stats[Count::QuiescenceNode] as f64 / all.max(1) as f64);
+        rates.push(stats[Count::ReSearch] as f64 / stats[Count::NullWindowSearch].max(1) as f64);
+    }
+    let others = |values: &[f64]| -> Vec<f64> {
+        let mut rest = values.to_vec();
+        rest.remove(PAWNS);
+        rest
+    };
+    claim(
+        others(&shares).iter().all(|&s| s > shares[PAWNS])
+            && others(&rates).iter().all(|&r| r < rates[PAWNS]),
+        TEXT,
+        "that of the six bench positions the pawn ending has the smallest quiescence share and \
+         the highest re-search rate",
+    )
+}
+
+// --------------------------------------------------------------- the tree
 
 /// One node of the replayed tree.
 #[derive(Clone, Debug)]
@@ -248,19 +430,30 @@ fn cut(node: &Node) -> bool {
 }
 
 /// The replayed tree, checked against the search's own counters.
-pub struct Traced {
-    root: Board,
+struct Traced {
     nodes: Vec<Node>,
-    result: SearchResult,
-    stats: Stats,
+    searched: Searched,
     /// Nodes of the same search without PVS.
     without_pvs: u64,
 }
 
+/// The techniques of the picture: alpha-beta and PVS, nothing else, so
+/// the tree is small and every move comes in generation order.
+fn spec(pvs: bool) -> Spec {
+    let techniques = Techniques {
+        negamax: true,
+        alpha_beta: true,
+        pvs,
+        ..Techniques::default()
+    };
+    Spec::new(techniques, DEPTH).traced()
+}
+
 /// Search, replay and check.
-pub fn trace() -> Result<Traced, String> {
-    let (root, trace, stats, result) = search(true)?;
-    let mut nodes = replay(&trace, &root)?;
+fn trace() -> Result<Traced, String> {
+    let searched = measure::search(&spec(true), FEN)?;
+    let (result, stats) = (&searched.result, &searched.stats);
+    let mut nodes = replay(&searched.trace, &parse_fen(FEN)?)?;
     windows(&mut nodes, 0, (-INF, INF), true);
     let count = |f: &dyn Fn(&Node) -> bool| nodes.iter().filter(|n| f(n)).count() as u64;
     let found = (
@@ -290,13 +483,11 @@ pub fn trace() -> Result<Traced, String> {
             return Err("a replayed node's score is not its best child's".into());
         }
     }
-    let (_, _, _, plain) = search(false)?;
+    let without_pvs = measure::search(&spec(false), FEN)?.result.nodes;
     Ok(Traced {
-        root,
         nodes,
-        result,
-        stats,
-        without_pvs: plain.nodes,
+        searched,
+        without_pvs,
     })
 }
 
@@ -323,12 +514,12 @@ fn check_walkthrough(traced: &Traced) -> Result<(), String> {
         ("a8a7".to_string(), false, true),
     ];
     let first = score(&traced.nodes[root.children[0]]);
-    if moves != expected || first != 0 || traced.stats[Count::ReSearch] != 1 {
+    if moves != expected || first != 0 || traced.searched.stats[Count::ReSearch] != 1 {
         return Err(format!(
             "chapter 11 says the root searches c6c7 (a draw), then a8a7 with a null window \
              and a8a7 again, the only re-search; it searched {moves:?}, c6c7 scored {first}, \
              {} re-searches",
-            traced.stats[Count::ReSearch]
+            traced.searched.stats[Count::ReSearch]
         ));
     }
     // Black's node after the null window of a8a7 tries every one of its
@@ -350,60 +541,12 @@ fn check_walkthrough(traced: &Traced) -> Result<(), String> {
     Ok(())
 }
 
-const LEAF_GAP: f64 = 96.0;
-const ROW_GAP: f64 = 100.0;
-const MARGIN: f64 = 40.0;
-const BOX_W: f64 = 60.0;
-const BOX_H: f64 = 24.0;
-const TOP: f64 = 30.0;
-/// Colours: null windows blue, the re-search orange, cutoffs red, PV
-/// nodes green.
-const BLUE: &str = "#1f5fbf";
-const ORANGE: &str = "#e07000";
-const RED: &str = "#d62728";
-const GREEN: &str = "#2a9d3a";
-
-/// Leaves side by side, each parent centred over its children.
-fn layout(nodes: &[Node]) -> (Vec<f64>, Vec<usize>, usize, usize) {
-    fn place(
-        nodes: &[Node],
-        index: usize,
-        ply: usize,
-        x: &mut [f64],
-        plies: &mut [usize],
-        leaves: &mut usize,
-    ) {
-        plies[index] = ply;
-        let children = &nodes[index].children;
-        if children.is_empty() {
-            x[index] = MARGIN + BOX_W / 2.0 + *leaves as f64 * LEAF_GAP;
-            *leaves += 1;
-            return;
-        }
-        for &child in children {
-            place(nodes, child, ply + 1, x, plies, leaves);
-        }
-        x[index] = (x[children[0]] + x[children[children.len() - 1]]) / 2.0;
-    }
-    let mut x = vec![0.0; nodes.len()];
-    let mut plies = vec![0; nodes.len()];
-    let mut leaves = 0;
-    place(nodes, 0, 0, &mut x, &mut plies, &mut leaves);
-    let deepest = plies.iter().copied().max().unwrap_or(0);
-    (x, plies, leaves, deepest)
-}
-
-fn y(ply: usize) -> f64 {
-    TOP + ply as f64 * ROW_GAP
-}
-
 /// `-5` as `−5`, and the search's infinity as `∞`.
 fn number(value: i32) -> String {
     match value {
         v if v >= INF => "∞".to_string(),
         v if v <= -INF => "−∞".to_string(),
-        v if v < 0 => format!("−{}", -v),
-        v => v.to_string(),
+        v => crate::md::signed(v),
     }
 }
 
@@ -423,164 +566,109 @@ fn label(node: &Node) -> String {
 
 /// Is the node inside a null-window search (below a later move of a PV
 /// node)? Its window is null too.
-fn in_null_window(nodes: &[Node], index: usize) -> bool {
-    let (alpha, beta) = nodes[index].window;
-    !nodes[index].pv && beta == alpha + 1
+fn in_null_window(node: &Node) -> bool {
+    let (alpha, beta) = node.window;
+    !node.pv && beta == alpha + 1
 }
 
 /// The picture.
-pub fn svg(traced: &Traced) -> String {
+fn svg(traced: &Traced) -> String {
     let nodes = &traced.nodes;
-    let (x, plies, leaves, deepest) = layout(nodes);
-    let width = 2.0 * MARGIN + BOX_W + (leaves.max(1) - 1) as f64 * LEAF_GAP;
-    let notes = [
-        "Each box: the score for its side to move (white box: White, dark box: Black).",
-        "Under it: the window it was searched with, (alpha, beta), from the same side's view.",
-        "Green border: a PV node, searched with the full window. Blue: a null-window search.",
-        "Orange: the null-window search of a8a7 landed inside the root's window: re-searched.",
-        "Red border: a cutoff. ≥ s / ≤ s: a bound found by failing high / low, not the score.",
-    ];
-    let bottom = y(deepest) + BOX_H + 22.0;
-    let height = bottom + 20.0 + 19.0 * notes.len() as f64;
-    let mut svg = String::new();
-    let _ = writeln!(
-        svg,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="13">"##
-    );
-    let _ = writeln!(svg, r##"<rect width="100%" height="100%" fill="white"/>"##);
-    for (index, node) in nodes.iter().enumerate() {
-        for &child in &node.children {
-            let c = &nodes[child];
-            let (colour, dash) = if c.re_search || c.probe {
-                (
-                    ORANGE,
-                    if c.probe {
-                        r#" stroke-dasharray="5 3""#
-                    } else {
-                        ""
-                    },
-                )
-            } else if in_null_window(nodes, child) {
-                (BLUE, "")
-            } else {
-                ("#444", "")
-            };
-            let _ = writeln!(
-                svg,
-                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="1.6"{dash}/>"##,
-                x[index],
-                y(plies[index]) + BOX_H + 16.0,
-                x[child],
-                y(plies[child]) - 18.0,
-            );
-        }
-    }
-    for (index, node) in nodes.iter().enumerate() {
-        let (cx, top) = (x[index], y(plies[index]));
-        if let Some(mv) = node.mv {
-            let parent = nodes
-                .iter()
-                .position(|n| n.children.contains(&index))
-                .unwrap_or(0);
-            let mut text = move_to_uci(&nodes[parent].board, mv);
+    let children: Vec<Vec<usize>> = nodes.iter().map(|n| n.children.clone()).collect();
+    let parent = parents(&children);
+    let looks: Vec<Look> = nodes
+        .iter()
+        .enumerate()
+        .map(|(index, node)| {
+            let mut mv = node.mv.map_or(String::new(), |mv| {
+                move_to_uci(&nodes[parent[index]].board, mv)
+            });
             if node.re_search {
-                text.push_str(" again");
+                mv.push_str(" again");
             }
-            let colour = if node.re_search || node.probe {
-                ORANGE
+            let orange = node.re_search || node.probe;
+            let null = in_null_window(node);
+            let white = node.board.side_to_move() == Color::White;
+            let (fill, ink) = if white {
+                ("white", "#111")
             } else {
-                "#222"
+                ("#333", "white")
             };
-            let _ = writeln!(
-                svg,
-                r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-family="monospace" font-size="13" fill="{colour}" stroke="white" stroke-width="3" paint-order="stroke">{text}</text>"##,
-                top - 6.0
-            );
-        }
-        let white = node.board.side_to_move() == Color::White;
-        let (fill, ink) = if white {
-            ("white", "#111")
-        } else {
-            ("#333", "white")
-        };
-        let (border, stroke) = if cut(node) {
-            (RED, 2.6)
-        } else if node.probe {
-            (ORANGE, 2.6)
-        } else if node.pv {
-            (GREEN, 2.6)
-        } else if in_null_window(nodes, index) {
-            (BLUE, 1.6)
-        } else {
-            ("#444", 1.2)
-        };
-        let dash = if node.probe {
-            r#" stroke-dasharray="5 3""#
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            svg,
-            r##"<rect x="{:.1}" y="{top:.1}" width="{BOX_W}" height="{BOX_H}" rx="4" fill="{fill}" stroke="{border}" stroke-width="{stroke}"{dash}/>"##,
-            cx - BOX_W / 2.0
-        );
-        let _ = writeln!(
-            svg,
-            r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" fill="{ink}">{}</text>"##,
-            top + 17.0,
-            label(node)
-        );
-        let (alpha, beta) = node.window;
-        let colour = if in_null_window(nodes, index) {
-            BLUE
-        } else {
-            "#555"
-        };
-        let _ = writeln!(
-            svg,
-            r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-size="12" fill="{colour}">({}, {})</text>"##,
-            top + BOX_H + 14.0,
-            number(alpha),
-            number(beta)
-        );
-    }
-    for (i, note) in notes.iter().enumerate() {
-        let _ = writeln!(
-            svg,
-            r##"<text x="{MARGIN}" y="{:.1}" font-size="12" fill="#333">{note}</text>"##,
-            bottom + 20.0 + 19.0 * i as f64
-        );
-    }
-    svg.push_str("</svg>\n");
-    svg
+            let (border, stroke) = if cut(node) {
+                ("#d62728", 2.6)
+            } else if node.probe {
+                (ORANGE, 2.6)
+            } else if node.pv {
+                ("#2a9d3a", 2.6)
+            } else if null {
+                (BLUE, 1.6)
+            } else {
+                ("#444", 1.2)
+            };
+            let dash = if node.probe {
+                r#" stroke-dasharray="5 3""#
+            } else {
+                ""
+            };
+            let (alpha, beta) = node.window;
+            Look {
+                mv,
+                mv_ink: if orange { ORANGE } else { "#222" },
+                label: label(node),
+                fill,
+                ink,
+                border,
+                stroke,
+                dash,
+                edge: if orange {
+                    ORANGE
+                } else if null {
+                    BLUE
+                } else {
+                    "#444"
+                },
+                edge_dash: dash,
+                under: Some((
+                    format!("({}, {})", number(alpha), number(beta)),
+                    if null { BLUE } else { "#555" },
+                )),
+            }
+        })
+        .collect();
+    Tree::new(&STYLE, children).picture(
+        &looks,
+        &[
+            "Each box: the score for its side to move (white box: White, dark box: Black).",
+            "Under it: the window it was searched with, (alpha, beta), from the same side's view.",
+            "Green border: a PV node, searched with the full window. Blue: a null-window search.",
+            "Orange: the null-window search of a8a7 landed inside the root's window: re-searched.",
+            "Red border: a cutoff. ≥ s / ≤ s: a bound found by failing high / low, not the score.",
+        ],
+    )
 }
 
 /// The caption under the picture. Fails if the search no longer does what
 /// the chapter describes.
-pub fn caption(traced: &Traced) -> Result<String, String> {
-    check_walkthrough(traced)?;
-    if traced.without_pvs >= traced.nodes.len() as u64 {
-        return Err(format!(
-            "chapter 11 says that in this tiny tree PVS costs nodes, but it searched {} \
-             against {} without PVS",
-            traced.nodes.len(),
-            traced.without_pvs
-        ));
-    }
-    let best = traced
-        .result
-        .best_move
-        .map_or("(none)".to_string(), |mv| move_to_uci(&traced.root, mv));
+fn caption(traced: &Traced) -> Result<String, String> {
+    claim(
+        traced.without_pvs < traced.nodes.len() as u64,
+        TEXT,
+        "that in this tiny tree PVS costs nodes",
+    )?;
+    let Searched { result, stats, .. } = &traced.searched;
+    let best = result.best_move.map_or("(none)".to_string(), |mv| {
+        move_to_uci(&traced.nodes[0].board, mv)
+    });
     Ok(format!(
         "Principal variation search of `{FEN}` to depth {DEPTH}, with alpha-beta and PVS \
          only (no quiescence, no table, no iterative deepening, moves in generation order): \
          {} nodes, {} null-window searches, {} re-search; score {} for White, best move {best}. \
          The same search without PVS: {} nodes.\n",
         traced.nodes.len(),
-        traced.stats[Count::NullWindowSearch],
-        traced.stats[Count::ReSearch],
-        traced.result.score,
+        stats[Count::NullWindowSearch],
+        stats[Count::ReSearch],
+        result.score,
         traced.without_pvs
     ))
 }
-// ANCHOR_END: stage-11-pvs--bookdata-pvs-tree
+// ANCHOR_END: stage-11-pvs--bookdata-chapter
