@@ -64,6 +64,12 @@
 //! same tags, same changes) is `cargo run`, `cargo test` or
 //! `scripts/stages tag` gives what it gave the first time and is not run
 //! again. Logs are in `target/book-commands/logs/`.
+//!
+//! **Bench-equal.** The first `cargo build --release` at a clean checkout
+//! of a stage tag is followed by `cargo run -q --release -- bench`, whose
+//! node count must be the one the stage's manifest records; a stage tag
+//! that no block built is checked out, built and benched at the end of the
+//! run ([`Shell::bench_the_rest`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
