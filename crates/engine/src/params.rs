@@ -83,7 +83,8 @@ params! {
     /// hundredths of a ply, so that they are whole numbers a tuner can move.
     lmr_base: "LmrBase" = 75, 0..=400;
     lmr_divisor: "LmrDivisor" = 225, 50..=1000;
-    /// No move is reduced at a node shallower than this.
+    /// No move is reduced at a node shallower than this (nor below depth
+    /// 3 at all: a reduced search never starts below depth 1).
     lmr_min_depth: "LmrMinDepth" = 3, 1..=20;
     /// This many moves of each node are searched in full before any is
     /// reduced (at least the first, the move most likely to be best).

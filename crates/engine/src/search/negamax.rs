@@ -157,6 +157,7 @@ impl Searcher {
             // REPLACED_END: stage-13-lmr
             // ANCHOR: stage-13-lmr--branch
             let score = if let Some(score) = reduced {
+                // The reduced search failed low: that is the move's score.
                 score
             } else if self.techniques.pvs && kind.is_pv() && move_count > 1 {
                 // ANCHOR_END: stage-13-lmr--branch
