@@ -198,10 +198,23 @@ struct BenchArgs {
     #[command(flatten)]
     tweaks: Tweaks,
     // ANCHOR_END: stage-03-negamax--bench-args
+    // ANCHOR: stage-13-lmr--bench-args
+    /// Search the positions of FILE instead of the bench's: one FEN a line,
+    /// anything after a `;` ignored, so a perft suite will do. The six
+    /// positions of the Chess Programming Wiki's perft page are in
+    /// `stages/cpw.epd`.
+    #[arg(long, value_name = "FILE", conflicts_with = "compare")]
+    epd: Option<String>,
+    // ANCHOR_END: stage-13-lmr--bench-args
 }
 
 fn bench_command(args: &BenchArgs) -> Result<(), String> {
     let stage = args.stage.unwrap_or_else(latest_stage);
+    // ANCHOR: stage-13-lmr--bench-command
+    if let Some(path) = &args.epd {
+        return epd_bench(stage, args, path);
+    }
+    // ANCHOR_END: stage-13-lmr--bench-command
     // ANCHOR: stage-03-negamax--bench-command
     if args.stats || !args.tweaks.is_empty() {
         return tweaked_bench(stage, args.depth, args.stats, &args.tweaks);
@@ -257,6 +270,35 @@ fn tweaked_bench(
     Ok(())
 }
 // ANCHOR_END: stage-03-negamax--tweaked-bench
+// ANCHOR: stage-13-lmr--epd-bench
+
+/// `bench --epd FILE`: the bench, with its counters and changes, on the
+/// positions of FILE.
+fn epd_bench(stage: u32, args: &BenchArgs, path: &str) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let fens: Vec<&str> = text
+        .lines()
+        .map(|line| line.split(';').next().unwrap_or_default().trim())
+        .filter(|fen| !fen.is_empty() && !fen.starts_with('#'))
+        .collect();
+    if fens.is_empty() {
+        return Err(format!("{path} holds no position"));
+    }
+    let depth = match args.depth {
+        Some(depth) => depth,
+        None => engine::stages::manifest(stage)?.bench.depth,
+    };
+    let (techniques, params) = args.tweaks.apply(engine::stages::preset(stage)?)?;
+    let setup = args.tweaks.setup(args.stats);
+    let (run, counters) =
+        engine::bench::search_bench_with(techniques, params, depth, &fens, &setup)?;
+    print_bench(stage, &run);
+    if let Some(counters) = counters {
+        println!("{counters}");
+    }
+    Ok(())
+}
+// ANCHOR_END: stage-13-lmr--epd-bench
 
 // ANCHOR: stage-02-eval--cli
 fn eval_command(fen: Option<&str>) -> Result<(), String> {

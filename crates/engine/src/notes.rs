@@ -97,6 +97,24 @@ notes! {
     /// A null-move fail-high is checked by a verification search.
     NullMoveVerification => "verifications",
     // ANCHOR_END: stage-12-nullmove--note
+    // ANCHOR: stage-13-lmr--note
+    /// A late quiet move is searched with less depth first.
+    LmrReduced => "late moves reduced",
+    /// ... and beat alpha, so it is searched again at full depth.
+    LmrReSearch => "reduced re-searched",
+    /// A move is not reduced because the node is too shallow,
+    LmrShallow => "not reduced: depth",
+    /// because it is one of the node's first moves,
+    LmrEarly => "not reduced: early",
+    /// because the side to move is in check,
+    LmrInCheck => "not reduced: evasion",
+    /// because it captures or promotes,
+    LmrNoisy => "not reduced: noisy",
+    /// because it gives check,
+    LmrGivesCheck => "not reduced: check",
+    /// or because the adjustments brought its reduction to zero.
+    LmrZero => "not reduced: zero",
+    // ANCHOR_END: stage-13-lmr--note
 }
 // ANCHOR_END: note-list
 
@@ -173,6 +191,26 @@ impl Stats {
         (cutoffs > 0).then(|| 100.0 * self.first_move_cutoffs as f64 / cutoffs as f64)
     }
     // ANCHOR_END: stage-04-alphabeta--rate
+    // ANCHOR: stage-13-lmr--share
+
+    /// Of the moves late move reductions looked at, the share it reduced,
+    /// in percent (`None` when it looked at none: switched off).
+    pub fn lmr_reduced_share(&self) -> Option<f64> {
+        let looked_at: u64 = [
+            Count::LmrReduced,
+            Count::LmrShallow,
+            Count::LmrEarly,
+            Count::LmrInCheck,
+            Count::LmrNoisy,
+            Count::LmrGivesCheck,
+            Count::LmrZero,
+        ]
+        .iter()
+        .map(|&count| self[count])
+        .sum();
+        (looked_at > 0).then(|| 100.0 * self[Count::LmrReduced] as f64 / looked_at as f64)
+    }
+    // ANCHOR_END: stage-13-lmr--share
 }
 
 impl std::fmt::Display for Stats {
@@ -201,6 +239,14 @@ impl std::fmt::Display for Stats {
         let rate = 100.0 * self[Count::ReSearch] as f64 / searches;
         writeln!(f, "re-search rate       {rate:.1}%")?;
         // ANCHOR_END: stage-11-pvs--display
+        // ANCHOR: stage-13-lmr--display
+        if let Some(share) = self.lmr_reduced_share() {
+            let reduced = self[Count::LmrReduced].max(1) as f64;
+            let rate = 100.0 * self[Count::LmrReSearch] as f64 / reduced;
+            writeln!(f, "moves reduced        {share:.1}%")?;
+            writeln!(f, "LMR re-search rate   {rate:.1}%")?;
+        }
+        // ANCHOR_END: stage-13-lmr--display
         write!(f, "max ply              {}", self.max_ply)
     }
 }

@@ -77,6 +77,28 @@ params! {
     /// (if `null_adaptive`).
     null_adaptive_margin: "NullAdaptiveMargin" = 200, 0..=2000;
     // ANCHOR_END: stage-12-nullmove
+    // ANCHOR: stage-13-lmr
+    /// The late-move reduction table holds `lmr_base / 100 + ln(depth) *
+    /// ln(move number) / (lmr_divisor / 100)` plies, rounded down: both in
+    /// hundredths of a ply, so that they are whole numbers a tuner can move.
+    lmr_base: "LmrBase" = 75, 0..=400;
+    lmr_divisor: "LmrDivisor" = 225, 50..=1000;
+    /// No move is reduced at a node shallower than this (nor below depth
+    /// 3 at all: a reduced search never starts below depth 1).
+    lmr_min_depth: "LmrMinDepth" = 3, 1..=20;
+    /// This many moves of each node are searched in full before any is
+    /// reduced (at least the first, the move most likely to be best).
+    lmr_min_moves: "LmrMinMoves" = 2, 1..=64;
+    /// Plies less reduction at PV nodes, whose score must be exact.
+    lmr_pv_less: "LmrPvLess" = 1, 0..=10;
+    /// Plies less reduction for a killer move.
+    lmr_killer_less: "LmrKillerLess" = 1, 0..=10;
+    /// One ply less reduction per `lmr_history_divisor` points of history,
+    /// one more per as many points below zero...
+    lmr_history_divisor: "LmrHistoryDivisor" = 8192, 256..=32767;
+    /// ... but at most this many plies either way.
+    lmr_history_max: "LmrHistoryMax" = 2, 0..=10;
+    // ANCHOR_END: stage-13-lmr
 }
 
 /// A parameter as a UCI spin option.

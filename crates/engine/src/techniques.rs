@@ -68,6 +68,11 @@ techniques! {
     /// One more ply of reduction when the evaluation is far above beta.
     null_adaptive: "nulladaptive", "NullMoveAdaptive";
     // ANCHOR_END: stage-12-nullmove
+    // ANCHOR: stage-13-lmr
+    /// Late move reductions: search late quiet moves less deep first, and
+    /// again at full depth only if they beat alpha.
+    lmr: "lmr", "LateMoveReductions";
+    // ANCHOR_END: stage-13-lmr
 }
 // ANCHOR_END: technique-list
 

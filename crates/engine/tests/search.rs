@@ -665,6 +665,9 @@ fn unsound_techniques() -> Vec<&'static str> {
         "null_verify",
         "null_adaptive",
         // ANCHOR_END: stage-12-nullmove--unsound
+        // ANCHOR: stage-13-lmr--unsound
+        "lmr",
+        // ANCHOR_END: stage-13-lmr--unsound
         // ANCHOR: stage-07-mvvlva--sound-preset
     ]
 }
@@ -792,3 +795,54 @@ fn what_a_null_move_does_to_the_board() {
     );
 }
 // ANCHOR_END: stage-12-nullmove--tests
+// ANCHOR: stage-13-lmr--tests
+
+/// A reduced search can miss a mate the full search finds: the key move of
+/// a mate in two is often a quiet move that comes late (castling, say), and
+/// reduced by two plies at depth 4 its search can't see the mate. A
+/// search two plies deeper finds it. Null moves are off here: a pass after such a reduced
+/// move can hide the mate for many plies more (a pass with a mate score
+/// for beta is still tried), which is null-move pruning's weakness, not
+/// the reductions'.
+#[test]
+fn late_move_reductions_find_every_mate_in_one_and_two_two_plies_later() {
+    let mut with = stage(13);
+    with.null_move = false;
+    let mut without = with;
+    without.lmr = false;
+    for n in [1, 2] {
+        for pos in mates_in(n) {
+            let depth = 2 * n as u32 + 1;
+            let with = search(with, &pos, depth);
+            let plain = search(without, &pos, depth);
+            assert_eq!(mate_in_moves(with.score), n, "{}", to_fen(&pos));
+            assert_eq!(with.score, plain.score, "{}", to_fen(&pos));
+        }
+    }
+}
+
+/// On the bench positions, stage 13 reduces a share of the moves and
+/// re-searches a few of them, and searches fewer nodes than stage 12.
+#[test]
+fn late_move_reductions_reduce_and_re_search_on_the_bench() {
+    let fens = engine::stages::bench_fens();
+    let depth = 6;
+    let (run, stats) = engine::bench::search_bench_with(
+        stage(13),
+        Params::default(),
+        depth,
+        &fens,
+        &engine::bench::SearchSetup::default().counting(),
+    )
+    .expect("the bench runs");
+    let stats = stats.expect("counters were on");
+    assert!(stats[Count::LmrReduced] > 0);
+    assert!(stats[Count::LmrReSearch] > 0);
+    assert!(stats[Count::LmrReSearch] < stats[Count::LmrReduced]);
+    let share = stats.lmr_reduced_share().expect("moves were looked at");
+    assert!(share > 0.0 && share < 100.0, "{share}");
+    let before = engine::bench::search_bench(stage(12), Params::default(), depth, &fens)
+        .expect("the bench runs");
+    assert!(run.total_nodes() < before.total_nodes());
+}
+// ANCHOR_END: stage-13-lmr--tests

@@ -39,6 +39,10 @@ mod draws;
 mod iterative;
 pub use iterative::CLOCK_CHECK_INTERVAL;
 // ANCHOR_END: stage-06-iterative--module
+// ANCHOR: stage-13-lmr--module
+mod lmr;
+use lmr::LmrTable;
+// ANCHOR_END: stage-13-lmr--module
 mod negamax;
 // ANCHOR: stage-12-nullmove--module
 mod nullmove;
@@ -244,6 +248,8 @@ pub struct Searcher {
     /// No null moves before this ply (set by verification searches).
     null_min_ply: usize,
     // ANCHOR_END: stage-12-nullmove--searcher
+    /// How much late moves are reduced, by depth and move number.
+    lmr_table: LmrTable, // +stage-13-lmr
 }
 
 impl Searcher {
@@ -273,6 +279,7 @@ impl Searcher {
             null_moves: ArrayVec::new(), // +stage-12-nullmove
             null_searches: 0,            // +stage-12-nullmove
             null_min_ply: 0,             // +stage-12-nullmove
+            lmr_table: LmrTable::new(params.lmr_base, params.lmr_divisor), // +stage-13-lmr
         }
     }
 
@@ -353,6 +360,10 @@ impl Searcher {
         self.null_moves.clear(); // +stage-12-nullmove
         self.null_searches = 0; // +stage-12-nullmove
         self.null_min_ply = 0; // +stage-12-nullmove
+        // ANCHOR: stage-13-lmr--prepare
+        let p = self.params;
+        self.lmr_table.configure(p.lmr_base, p.lmr_divisor);
+        // ANCHOR_END: stage-13-lmr--prepare
     }
 
     // ANCHOR: push-move

@@ -128,6 +128,16 @@ impl Searcher {
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
+            // ANCHOR: stage-13-lmr--reduced
+            // A late quiet move is searched less deep first: if that fails
+            // low, as expected, the move needs no full-depth search.
+            let reduction = if self.may_reduce(pos, &child, quiet, depth, move_count) {
+                self.late_move_reduction(pos, mv, depth, ply, move_count, kind)
+            } else {
+                0
+            };
+            let reduced = self.reduced_search(&child, depth, reduction, ply, alpha, &mut child_pv);
+            // ANCHOR_END: stage-13-lmr--reduced
             // REPLACED: stage-11-pvs
             // let score = -self.negamax(
             //     &child,
@@ -142,7 +152,15 @@ impl Searcher {
             // ANCHOR: stage-11-pvs--branch
             // A later move of a PV node: prove it no better with a null
             // window first (`pvs`). Elsewhere the window is already null.
-            let score = if self.techniques.pvs && kind.is_pv() && move_count > 1 {
+            // REPLACED: stage-13-lmr
+            // let score = if self.techniques.pvs && kind.is_pv() && move_count > 1 {
+            // REPLACED_END: stage-13-lmr
+            // ANCHOR: stage-13-lmr--branch
+            let score = if let Some(score) = reduced {
+                // The reduced search failed low: that is the move's score.
+                score
+            } else if self.techniques.pvs && kind.is_pv() && move_count > 1 {
+                // ANCHOR_END: stage-13-lmr--branch
                 self.pvs(&child, depth, ply, (alpha, beta), &mut child_pv)
             } else {
                 let child_kind = kind.child(move_count);
