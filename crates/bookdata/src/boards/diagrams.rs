@@ -290,5 +290,31 @@ pub fn all() -> Vec<Diagram> {
         });
     }
     // ANCHOR_END: stage-12-nullmove--boards
+    // ANCHOR: stage-13-lmr--boards
+    all.extend([
+        Diagram {
+            stage: 13,
+            name: "knight-attacked",
+            position: Fen(crate::chapters::lmr::LINE_FEN),
+            played: "",
+            arrow: None,
+            caption: "The position of the tiny search: the black pawn on d5 attacks White's \
+                      knight on e4.",
+        },
+        Diagram {
+            stage: 13,
+            name: "queen-and-knight",
+            position: Line {
+                file: MATE_SUITE,
+                fen: "2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1",
+            },
+            played: "",
+            arrow: Some("h5a5"),
+            caption: "Mate in two. The queen's quiet move to a5 comes late in White's list; \
+                      with late move reductions and null moves together the search finds it \
+                      only at depth 8.",
+        },
+    ]);
+    // ANCHOR_END: stage-13-lmr--boards
     all
 }

@@ -129,6 +129,16 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("table_cutoffs", stats[Count::TtCutoff]),
         ("null_window_searches", stats[Count::NullWindowSearch]), // +stage-11-pvs
         ("re_searches", stats[Count::ReSearch]),                  // +stage-11-pvs
+        // ANCHOR: stage-13-lmr--bookdata-counters
+        ("lmr_reduced", stats[Count::LmrReduced]),
+        ("lmr_re_searches", stats[Count::LmrReSearch]),
+        ("lmr_shallow", stats[Count::LmrShallow]),
+        ("lmr_early", stats[Count::LmrEarly]),
+        ("lmr_in_check", stats[Count::LmrInCheck]),
+        ("lmr_noisy", stats[Count::LmrNoisy]),
+        ("lmr_gives_check", stats[Count::LmrGivesCheck]),
+        ("lmr_zero", stats[Count::LmrZero]),
+        // ANCHOR_END: stage-13-lmr--bookdata-counters
     ]
 }
 

@@ -38,6 +38,8 @@ pub mod pvs; // +stage-11-pvs
 
 pub mod nullmove; // +stage-12-nullmove
 
+pub mod lmr; // +stage-13-lmr
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -62,6 +64,7 @@ chapters! {
     history; // +stage-10-history
     pvs; // +stage-11-pvs
     nullmove; // +stage-12-nullmove
+    lmr; // +stage-13-lmr
 }
 
 /// Hears what is being measured.

@@ -249,21 +249,21 @@ fn pawn_ending(book: &Book, c: &Comparison) -> Result<(), String> {
 
 /// One node of the replayed tree.
 #[derive(Clone, Debug)]
-struct Node {
-    mv: Option<Move>,
-    board: Board,
-    score: Option<i32>,
-    children: Vec<usize>,
+pub struct Node {
+    pub mv: Option<Move>,
+    pub board: Board,
+    pub score: Option<i32>,
+    pub children: Vec<usize>,
     /// The window it was searched with, from its side to move's view.
-    window: (i32, i32),
+    pub window: (i32, i32),
     /// A PV node: searched with the full window.
-    pv: bool,
+    pub pv: bool,
     /// A later move of a PV node, searched with a null window.
-    null_window: bool,
+    pub null_window: bool,
     /// A null-window search that landed inside the window...
-    probe: bool,
+    pub probe: bool,
     /// ... and the search of the same move again, with the full window.
-    re_search: bool,
+    pub re_search: bool,
 }
 
 /// What the trace's records say happened, in order.
@@ -317,8 +317,9 @@ fn events(trace: &TreeTrace) -> Result<Vec<Event>, String> {
 
 /// The tree the search really walked: replay the events, with every
 /// node entered by no move below the root taken as the re-search of the
-/// node just searched.
-fn replay(trace: &TreeTrace, root: &Board) -> Result<Vec<Node>, String> {
+/// node just searched. (Chapter 13 replays its late move reductions'
+/// re-searches with it too.)
+pub fn replay(trace: &TreeTrace, root: &Board) -> Result<Vec<Node>, String> {
     let mut nodes: Vec<Node> = Vec::new();
     let mut stack: Vec<usize> = Vec::new();
     let new_node = |mv, board| Node {

@@ -24,7 +24,7 @@ const TABLE_SIZE: usize = 64;
 /// maths library, which may differ from machine to machine in the last
 /// bits of a result; a test pins every entry of the default table, so that
 /// any such difference would show up there before it changed a node count.
-pub(super) struct LmrTable {
+pub struct LmrTable {
     /// `lmr_base` and `lmr_divisor`, the numbers the entries come from.
     built_from: (i32, i32),
     reductions: [[u8; TABLE_SIZE]; TABLE_SIZE],
@@ -32,7 +32,7 @@ pub(super) struct LmrTable {
 
 impl LmrTable {
     /// The table for `base` and `divisor`, both in hundredths of a ply.
-    pub(super) fn new(base: i32, divisor: i32) -> Self {
+    pub fn new(base: i32, divisor: i32) -> Self {
         let mut table = LmrTable {
             built_from: (base, divisor),
             reductions: [[0; TABLE_SIZE]; TABLE_SIZE],
@@ -66,7 +66,7 @@ impl LmrTable {
 
     /// The table's reduction for move number `move_count` (1 = the first)
     /// of a node of depth `depth`.
-    pub(super) fn get(&self, depth: i32, move_count: usize) -> i32 {
+    pub fn get(&self, depth: i32, move_count: usize) -> i32 {
         let depth = depth.clamp(0, TABLE_SIZE as i32 - 1) as usize;
         let move_number = move_count.min(TABLE_SIZE - 1);
         self.reductions[depth][move_number].into()

@@ -40,7 +40,7 @@ mod iterative;
 pub use iterative::CLOCK_CHECK_INTERVAL;
 // ANCHOR_END: stage-06-iterative--module
 // ANCHOR: stage-13-lmr--module
-mod lmr;
+pub mod lmr;
 use lmr::LmrTable;
 // ANCHOR_END: stage-13-lmr--module
 mod negamax;
