@@ -588,11 +588,11 @@ fn table_svg() -> String {
     ];
     for m in 1..=PICTURED_MOVES {
         let x = left + cell * (m - 1) as f64;
-        svg.label(x + cell / 2.0, top - 6.0, 10, "middle", &m.to_string());
+        svg.label(x + cell / 2.0, top - 6.0, 12, "middle", &m.to_string());
     }
     for d in 1..=PICTURED_DEPTHS {
         let y = top + cell * (d - 1) as f64;
-        svg.label(left - 6.0, y + cell / 2.0 + 4.0, 10, "end", &d.to_string());
+        svg.label(left - 6.0, y + cell / 2.0 + 4.0, 12, "end", &d.to_string());
         for m in 1..=PICTURED_MOVES {
             let x = left + cell * (m - 1) as f64;
             let r = table.get(d, m);
@@ -603,7 +603,7 @@ fn table_svg() -> String {
             let ink = if r >= 3 { "white" } else { "#222" };
             svg.text(
                 (x + cell / 2.0, y + cell / 2.0 + 4.0),
-                &format!(r#" font-size="10" text-anchor="middle" fill="{ink}""#),
+                &format!(r#" font-size="12" text-anchor="middle" fill="{ink}""#),
                 &r.to_string(),
             );
         }
