@@ -2,38 +2,36 @@
 //! Chapter 13: late move reductions. A tiny search whose root reduces its
 //! late moves, one of them beating alpha and searched again (replayed
 //! from the search's trace as chapter 11 replays its re-searches); the
-//! reduction table as a picture; the counters on the bench; the saving on
-//! the Chess Programming Wiki's six positions; and the depth reached in a
-//! fixed number of nodes.
+//! reduction table as a picture; the counters on the bench; and, from
+//! `versus`, the saving on the Chess Programming Wiki's six positions and
+//! the depth reached in a fixed number of nodes.
 
 use cozy_chess::Board;
 use engine::board::{move_to_uci, parse_fen};
 use engine::notes::Count;
 use engine::params::Params;
 use engine::search::lmr::LmrTable;
-use engine::stages::bench_fens;
-use serde::{Deserialize, Serialize};
 
 use super::killers::{Plan, Run, common_rows, counters_table, run};
 use super::pvs::{Node, replay};
-use super::{Chapter, Progress};
+use super::versus::{self, Versus};
+use super::Chapter;
 use crate::book::Book;
-use crate::cache::{self, Rechecked};
 use crate::claims::claim;
-use crate::md::{Table, change, percent, percent_change, position_name, signed, thousands};
+use crate::md::{Table, percent, percent_change, signed, thousands};
 use crate::measure::{self, Spec};
 use crate::svg::Svg;
-use crate::{Files, Stage, epd};
+use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
     measure: |book, stage, measure, progress| {
         PLAN.measure(book, stage, measure, progress)?;
-        measure_runs(book, stage, measure, progress)
+        versus::measure(book, stage, measure, progress)
     },
     recheck: |book, stage| {
         let mut found = PLAN.recheck(book, stage)?;
-        found.add(recheck_runs(book, stage)?);
+        found.add(versus::recheck(book, stage)?);
         Ok(found)
     },
     ..Chapter::new(
@@ -41,9 +39,9 @@ pub const CHAPTER: Chapter = Chapter {
         &[
             "-counters.toml",
             "-counters.md",
-            "-runs.toml",
-            "-cpw.md",
-            "-budget.md",
+            versus::ENDINGS[0],
+            versus::ENDINGS[1],
+            versus::ENDINGS[2],
             "-line.md",
             "-table.svg",
         ],
@@ -57,16 +55,32 @@ const TEXT: &str = "ch13-lmr.md";
 fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let tag = stage.tag();
     let (name, text, counted) = PLAN.cached(book, stage)?;
-    let runs = read_runs(book, stage)?;
-    Ok(Files::from([
+    let versus = versus::read(book, stage)?;
+    versus_claims(&versus)?;
+    let mut files = versus.files(book, stage)?;
+    files.extend([
         (name, text),
         (format!("{tag}-counters.md"), counters(&counted)?),
-        (runs_name(stage), cache::text(&runs_header(), &runs)?),
-        (format!("{tag}-cpw.md"), cpw_table(book, &runs)?),
-        (format!("{tag}-budget.md"), budget_table(&runs)?),
         (format!("{tag}-line.md"), line_table()?),
         (format!("{tag}-table.svg"), table_svg()),
-    ]))
+    ]);
+    Ok(files)
+}
+
+/// What the chapter says of the CPW six and of the depth in a budget.
+fn versus_claims(versus: &Versus) -> Result<(), String> {
+    let (before, after) = versus.cpw_totals();
+    claim(
+        after <= 1_100_000 && after * 4 < before,
+        TEXT,
+        "that stage 13 needs about a million nodes for depth 8 on the CPW six, a quarter of \
+         stage 12's or less",
+    )?;
+    claim(
+        versus.depth_gains().iter().all(|&g| g >= 1),
+        TEXT,
+        "that every bench position gets at least one ply deeper in the same nodes",
+    )
 }
 
 fn claims(book: &Book) -> Result<(), String> {
@@ -183,212 +197,6 @@ fn counters(runs: &[Run]) -> Result<String, String> {
          nodes deep enough to reduce, {} were reduced.",
         thousands(deep_enough(lmr)),
         percent(lmr.counter("lmr_reduced"), deep_enough(lmr))
-    )))
-}
-
-// ------------------------------------------- the CPW six and the budget
-
-/// Where the Chess Programming Wiki's six positions are.
-const CPW: &str = "stages/cpw.epd";
-/// The depth of the comparison on the CPW six.
-const CPW_DEPTH: u32 = 8;
-/// Nodes per bench position for "how deep does it get".
-const BUDGET_NODES: u64 = 1_000_000;
-
-/// The runs of this chapter's own cache.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Runs {
-    #[serde(rename = "cpw")]
-    cpw: Vec<Counted>,
-    #[serde(rename = "budget")]
-    budget: Vec<Budget>,
-}
-
-/// Nodes per CPW position of one stage at [`CPW_DEPTH`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Counted {
-    stage: u32,
-    positions: Vec<u64>,
-}
-
-/// The depth each bench position reached within [`BUDGET_NODES`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Budget {
-    stage: u32,
-    depths: Vec<u32>,
-}
-
-fn runs_name(stage: &Stage) -> String {
-    format!("{}-runs.toml", stage.tag())
-}
-
-fn runs_header() -> String {
-    format!(
-        "Generated by scripts/book-data; do not edit. Nodes of stages 12 and 13 on the\n\
-         six positions of {CPW} at depth {CPW_DEPTH}, and the depth each bench position\n\
-         reaches within {BUDGET_NODES} nodes. Every run is too big for --check to measure\n\
-         again; scripts/book-data measures them all."
-    )
-}
-
-fn cpw_fens(book: &Book) -> Result<Vec<String>, String> {
-    let lines = epd::lines(book.root, CPW)?;
-    Ok(lines
-        .iter()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.trim().to_string())
-        .collect())
-}
-
-fn measure_cpw(book: &Book, stage: u32) -> Result<Counted, String> {
-    let fens = cpw_fens(book)?;
-    let fens: Vec<&str> = fens.iter().map(String::as_str).collect();
-    let bench = measure::bench(&Spec::stage(stage, CPW_DEPTH)?, &fens)?;
-    Ok(Counted {
-        stage,
-        positions: bench.nodes,
-    })
-}
-
-/// The last iteration each bench position completes within the budget.
-fn measure_budget(stage: u32) -> Result<Budget, String> {
-    let mut spec = Spec::stage(stage, 1)?;
-    spec.limits.depth = None;
-    spec.limits.nodes = Some(BUDGET_NODES);
-    let mut depths = Vec::new();
-    for fen in bench_fens() {
-        let searched = measure::search(&spec, fen)?;
-        let within = searched.reports.iter().filter(|r| r.nodes <= BUDGET_NODES);
-        depths.push(within.map(|r| r.depth).max().unwrap_or(0));
-    }
-    Ok(Budget { stage, depths })
-}
-
-fn measure_runs(
-    book: &Book,
-    stage: &Stage,
-    measure: bool,
-    progress: Progress,
-) -> Result<(), String> {
-    cache::prepare(book.root, &runs_name(stage), measure, || {
-        let mut runs = Runs {
-            cpw: Vec::new(),
-            budget: Vec::new(),
-        };
-        for id in [12, 13] {
-            let counted = measure_cpw(book, id)?;
-            progress(&format!(
-                "CPW six: stage {id} depth {CPW_DEPTH}: {} nodes",
-                counted.positions.iter().sum::<u64>()
-            ));
-            runs.cpw.push(counted);
-            let budget = measure_budget(id)?;
-            progress(&format!("budget: stage {id}: depths {:?}", budget.depths));
-            runs.budget.push(budget);
-        }
-        Ok((runs_header(), runs))
-    })
-}
-
-/// Nothing of this cache is small enough to measure again; reading it
-/// checks its shape.
-fn recheck_runs(book: &Book, stage: &Stage) -> Result<Rechecked, String> {
-    read_runs(book, stage)?;
-    Ok(Rechecked::default())
-}
-
-fn read_runs(book: &Book, stage: &Stage) -> Result<Runs, String> {
-    let name = runs_name(stage);
-    let runs: Runs = cache::read(book.root, &name)?;
-    let stages = |ids: Vec<u32>| ids == [12, 13];
-    let six = |n: usize| n == 6;
-    if !stages(runs.cpw.iter().map(|c| c.stage).collect())
-        || !stages(runs.budget.iter().map(|b| b.stage).collect())
-        || !runs.cpw.iter().all(|c| six(c.positions.len()))
-        || !runs.budget.iter().all(|b| six(b.depths.len()))
-    {
-        return Err(format!(
-            "{name}: holds other runs than chapter 13 measures (run scripts/book-data)"
-        ));
-    }
-    Ok(runs)
-}
-
-/// The CPW six at depth 8, stage 12 against stage 13.
-fn cpw_table(book: &Book, runs: &Runs) -> Result<String, String> {
-    let fens = cpw_fens(book)?;
-    let [before, after] = &runs.cpw[..] else {
-        return Err("two CPW runs".into());
-    };
-    let (sum_before, sum_after): (u64, u64) =
-        (before.positions.iter().sum(), after.positions.iter().sum());
-    claim(
-        sum_after <= 1_100_000 && sum_after * 4 < sum_before,
-        TEXT,
-        "that stage 13 needs about a million nodes for depth 8 on the CPW six, a quarter of \
-         stage 12's or less",
-    )?;
-    let mut table = Table::new("lrrr", &[&"Position", &"Stage 12", &"Stage 13", &"Change"]);
-    for index in 0..fens.len() {
-        let name = match index {
-            0 => "1. start position".to_string(),
-            1 => "2. Kiwipete".to_string(),
-            n => format!("{}. position {}", n + 1, n + 1),
-        };
-        table.row(&[
-            &name,
-            &thousands(before.positions[index]),
-            &thousands(after.positions[index]),
-            &change(before.positions[index], after.positions[index]),
-        ]);
-    }
-    table.row(&[
-        &"**Total**",
-        &format!("**{}**", thousands(sum_before)),
-        &format!("**{}**", thousands(sum_after)),
-        &format!("**{}**", change(sum_before, sum_after)),
-    ]);
-    Ok(table.note(format!(
-        "The six positions of `{CPW}` (the perft positions of the Chess Programming Wiki) at \
-         depth {CPW_DEPTH}, one fresh engine each: `cargo run --release -- bench --stage 12 \
-         --depth {CPW_DEPTH} --epd {CPW}` and the same with `--stage 13`."
-    )))
-}
-
-/// Depth reached within the budget, stage 12 against stage 13.
-fn budget_table(runs: &Runs) -> Result<String, String> {
-    let [before, after] = &runs.budget[..] else {
-        return Err("two budget runs".into());
-    };
-    let gains: Vec<i64> = (0..6)
-        .map(|i| i64::from(after.depths[i]) - i64::from(before.depths[i]))
-        .collect();
-    claim(
-        gains.iter().all(|&g| g >= 1),
-        TEXT,
-        "that every bench position gets at least one ply deeper in the same nodes",
-    )?;
-    let mut table = Table::new("lrrr", &[&"Position", &"Stage 12", &"Stage 13", &"Gain"]);
-    for (index, gain) in gains.iter().enumerate() {
-        table.row(&[
-            &position_name(index),
-            &before.depths[index],
-            &after.depths[index],
-            &format!("{gain:+}"),
-        ]);
-    }
-    let average = |d: &[u32]| d.iter().sum::<u32>() as f64 / d.len() as f64;
-    let (b, a) = (average(&before.depths), average(&after.depths));
-    table.row(&[
-        &"**Average**",
-        &format!("**{b:.2}**"),
-        &format!("**{a:.2}**"),
-        &format!("**{:+.2}**", a - b),
-    ]);
-    Ok(table.note(format!(
-        "The depth of the last iteration each search completed within {} nodes, one fresh \
-         engine per position, measured by `scripts/book-data`.",
-        thousands(BUDGET_NODES)
     )))
 }
 

@@ -40,6 +40,8 @@ pub mod nullmove; // +stage-12-nullmove
 
 pub mod lmr; // +stage-13-lmr
 
+pub mod versus; // +stage-13-lmr
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
