@@ -12,10 +12,10 @@ use engine::notes::Count;
 use engine::params::Params;
 use engine::search::lmr::LmrTable;
 
+use super::Chapter;
 use super::killers::{Plan, Run, common_rows, counters_table, run};
 use super::pvs::{Node, replay};
 use super::versus::{self, Versus};
-use super::Chapter;
 use crate::book::Book;
 use crate::claims::claim;
 use crate::md::{Table, percent, percent_change, signed, thousands};

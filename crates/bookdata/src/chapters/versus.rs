@@ -102,7 +102,12 @@ fn measure_budget(stage: u32) -> Result<Budget, String> {
 
 /// For the chapter's `measure`: both stages on the CPW six and within the
 /// budget, into the cache.
-pub fn measure(book: &Book, stage: &Stage, measure: bool, progress: Progress) -> Result<(), String> {
+pub fn measure(
+    book: &Book,
+    stage: &Stage,
+    measure: bool,
+    progress: Progress,
+) -> Result<(), String> {
     cache::prepare(book.root, &name(stage), measure, || {
         let mut versus = Versus {
             cpw: Vec::new(),
