@@ -86,7 +86,8 @@ pub fn render(
 /// Measure, render and write everything; returns the names written.
 /// Without `measure` the committed series are used as they are (quick,
 /// after a change that cannot move a node count, such as a recorded match
-/// or a comment), and only a stage that has none yet is measured. `progress` hears what is being measured.
+/// or a comment), and only a stage that has none yet is measured.
+/// `progress` hears what is being measured.
 pub fn generate(
     root: &Path,
     measure: bool,
@@ -95,18 +96,9 @@ pub fn generate(
     let stages = read_stages(root)?;
     let mut measured = BTreeMap::new();
     if !measure {
-        let (committed, problems) = committed_series(root, &stages);
         // A stage with no series file yet (a new stage) is measured below,
         // as a chapter's missing cache is; any other problem stops here.
-        let absent = |s: &Stage| !root.join(GENERATED_DIR).join(series::file_name(s)).exists();
-        let problems: Vec<String> = problems
-            .into_iter()
-            .filter(|p| {
-                !stages
-                    .iter()
-                    .any(|s| absent(s) && p.starts_with(&series::file_name(s)))
-            })
-            .collect();
+        let (committed, problems) = committed_series(root, &stages, Missing::Skip);
         if !problems.is_empty() {
             return Err(problems.join("\n"));
         }
@@ -198,7 +190,7 @@ pub fn check(root: &Path, measure: bool) -> Result<CheckReport, String> {
     let stages = read_stages(root)?;
     let dir = root.join(GENERATED_DIR);
     let mut report = CheckReport::default();
-    let (committed, problems) = committed_series(root, &stages);
+    let (committed, problems) = committed_series(root, &stages, Missing::Problem);
     report.problems.extend(problems);
     if measure {
         for stage in stages.iter().filter(|s| committed.contains_key(&s.id())) {
@@ -260,7 +252,20 @@ pub fn compare(dir: &Path, files: &Files) -> Vec<String> {
 
 /// The committed series of every stage that searches, and what is wrong
 /// with those that cannot be read.
-fn committed_series(root: &Path, stages: &[Stage]) -> (BTreeMap<u32, Series>, Vec<String>) {
+/// What [`committed_series`] makes of a stage whose series file is missing.
+#[derive(Clone, Copy, PartialEq)]
+enum Missing {
+    /// Leave the stage out: `generate` measures it.
+    Skip,
+    /// Report it: `check` needs every series.
+    Problem,
+}
+
+fn committed_series(
+    root: &Path,
+    stages: &[Stage],
+    missing: Missing,
+) -> (BTreeMap<u32, Series>, Vec<String>) {
     let dir = root.join(GENERATED_DIR);
     let mut committed = BTreeMap::new();
     let mut problems = Vec::new();
@@ -268,6 +273,9 @@ fn committed_series(root: &Path, stages: &[Stage]) -> (BTreeMap<u32, Series>, Ve
         let name = series::file_name(stage);
         let text = match std::fs::read_to_string(dir.join(&name)) {
             Ok(text) => text,
+            Err(e) if missing == Missing::Skip && e.kind() == std::io::ErrorKind::NotFound => {
+                continue;
+            }
             Err(e) => {
                 problems.push(format!("{name}: {e} (run scripts/book-data)"));
                 continue;

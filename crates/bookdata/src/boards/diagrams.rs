@@ -312,7 +312,7 @@ pub fn all() -> Vec<Diagram> {
             arrow: Some("h5a5"),
             caption: "Mate in two. The queen's quiet move to a5 comes late in White's list; \
                       with late move reductions and null moves together the search finds it \
-                      only at depth 8.",
+                      several plies later than with either alone.",
         },
     ]);
     // ANCHOR_END: stage-13-lmr--boards
