@@ -115,6 +115,20 @@ notes! {
     /// or because the adjustments brought its reduction to zero.
     LmrZero => "not reduced: zero",
     // ANCHOR_END: stage-13-lmr--note
+    // ANCHOR: stage-14-extensions--note
+    /// The table's move is tested for being singular,
+    SingularTest => "singular tests",
+    /// ... is singular and extended,
+    SingularExtension => "singular extensions",
+    /// ... by two plies,
+    DoubleExtension => "double extensions",
+    /// ... or other moves beat beta too: a multi-cut.
+    MultiCut => "multi-cuts",
+    /// A move giving check (or a node in check) is extended.
+    CheckExtension => "check extensions",
+    /// An extension is refused: the path is already too long.
+    ExtensionLimit => "extensions refused",
+    // ANCHOR_END: stage-14-extensions--note
 }
 // ANCHOR_END: note-list
 

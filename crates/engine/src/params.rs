@@ -99,6 +99,25 @@ params! {
     /// ... but at most this many plies either way.
     lmr_history_max: "LmrHistoryMax" = 2, 0..=10;
     // ANCHOR_END: stage-13-lmr
+    // ANCHOR: stage-14-extensions
+    /// No extension at a ply this many times the iteration's depth or
+    /// deeper: the guard that keeps a line of checks from running away.
+    ext_ply_factor: "ExtPlyFactor" = 2, 1..=10;
+    /// The singular test runs at nodes this deep or deeper...
+    singular_min_depth: "SingularMinDepth" = 8, 1..=64;
+    /// ... when the table's entry is a lower bound (or exact) from a search
+    /// at most this many plies shallower than the node.
+    singular_tt_depth: "SingularTtDepth" = 3, 0..=64;
+    /// The other moves must stay below the table's score less this many
+    /// centipawns per ply of depth.
+    singular_margin: "SingularMargin" = 2, 0..=100;
+    /// A singular move whose rivals fall this many centipawns further short
+    /// is extended by two plies (if `double_ext`).
+    double_ext_margin: "DoubleExtMargin" = 20, 0..=1000;
+    /// 0: extend a move that gives check; 1: extend a node whose side to
+    /// move is in check.
+    check_ext_mode: "CheckExtMode" = 0, 0..=1;
+    // ANCHOR_END: stage-14-extensions
 }
 
 /// A parameter as a UCI spin option.

@@ -73,6 +73,18 @@ techniques! {
     /// again at full depth only if they beat alpha.
     lmr: "lmr", "LateMoveReductions";
     // ANCHOR_END: stage-13-lmr
+    // ANCHOR: stage-14-extensions
+    /// Singular extensions: one ply more for the table's move when no
+    /// other move comes close to it.
+    singular: "singular", "SingularExtensions";
+    /// Multi-cut: when the singular test finds other moves above beta too,
+    /// the node fails high at once.
+    multi_cut: "multicut", "MultiCut";
+    /// Two plies more for a table move far better than the rest.
+    double_ext: "doubleext", "DoubleExtensions";
+    /// Check extensions: one ply more for a move that gives check.
+    check_ext: "checkext", "CheckExtensions";
+    // ANCHOR_END: stage-14-extensions
 }
 // ANCHOR_END: technique-list
 

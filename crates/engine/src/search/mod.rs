@@ -43,6 +43,10 @@ pub use iterative::CLOCK_CHECK_INTERVAL;
 pub mod lmr;
 use lmr::LmrTable;
 // ANCHOR_END: stage-13-lmr--module
+// ANCHOR: stage-14-extensions--module
+mod extensions;
+use extensions::Singular;
+// ANCHOR_END: stage-14-extensions--module
 mod negamax;
 // ANCHOR: stage-12-nullmove--module
 mod nullmove;
@@ -250,6 +254,14 @@ pub struct Searcher {
     // ANCHOR_END: stage-12-nullmove--searcher
     /// How much late moves are reduced, by depth and move number.
     lmr_table: LmrTable, // +stage-13-lmr
+    // ANCHOR: stage-14-extensions--searcher
+    /// The depth of the iteration in progress: extensions stop at a ply
+    /// that is a multiple of it.
+    root_depth: i32,
+    /// The move the search of the node at each ply leaves out: the table's
+    /// move, while the singular test searches the others.
+    excluded: [Option<Move>; MAX_PLY],
+    // ANCHOR_END: stage-14-extensions--searcher
 }
 
 impl Searcher {
@@ -280,6 +292,8 @@ impl Searcher {
             null_searches: 0,            // +stage-12-nullmove
             null_min_ply: 0,             // +stage-12-nullmove
             lmr_table: LmrTable::new(params.lmr_base, params.lmr_divisor), // +stage-13-lmr
+            root_depth: 0,               // +stage-14-extensions
+            excluded: [None; MAX_PLY],   // +stage-14-extensions
         }
     }
 
@@ -364,6 +378,7 @@ impl Searcher {
         let p = self.params;
         self.lmr_table.configure(p.lmr_base, p.lmr_divisor);
         // ANCHOR_END: stage-13-lmr--prepare
+        self.excluded = [None; MAX_PLY]; // +stage-14-extensions
     }
 
     // ANCHOR: push-move
@@ -454,6 +469,7 @@ impl Searcher {
     /// before finishing.
     fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
         let mut pv = Line::new();
+        self.root_depth = depth as i32; // +stage-14-extensions
         let score = self.negamax(root, depth as i32, 0, -INF, INF, NodeKind::Root, &mut pv);
         if self.aborted {
             return None;

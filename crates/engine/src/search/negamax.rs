@@ -18,6 +18,9 @@ use crate::notes::Note;
 use super::MATE_BOUND;
 use crate::tt::{Bound, Entry, score_from_table, score_to_table};
 // ANCHOR_END: stage-08-tt--imports
+// ANCHOR: stage-14-extensions--imports
+use super::Singular;
+// ANCHOR_END: stage-14-extensions--imports
 
 impl Searcher {
     /// Negamax: the score of `pos` for the side to move, searching `depth`
@@ -43,6 +46,10 @@ impl Searcher {
         pv: &mut Line,
     ) -> i32 {
         pv.clear();
+        // ANCHOR: stage-14-extensions--in-check
+        // In check the position is forcing: look one ply further.
+        let depth = depth + self.in_check_extension(pos, ply);
+        // ANCHOR_END: stage-14-extensions--in-check
         // ANCHOR: stage-05-quiescence--horizon
         if depth <= 0 && self.techniques.quiescence {
             return self.quiescence(pos, ply, alpha, beta);
@@ -67,6 +74,10 @@ impl Searcher {
         let alpha_start = alpha;
         let mut tt_move = None;
         let mut best_move = None;
+        // ANCHOR: stage-14-extensions--entry
+        let excluded = self.excluded[ply];
+        let mut tt_entry = None;
+        // ANCHOR_END: stage-14-extensions--entry
         if self.techniques.tt
             && let Some(entry) = self.shared.tt.probe(key)
         {
@@ -76,6 +87,7 @@ impl Searcher {
                 return score;
             }
             tt_move = entry.mv;
+            tt_entry = Some(entry); // +stage-14-extensions
         }
         // ANCHOR_END: stage-08-tt--probe
         // ANCHOR: stage-12-nullmove--try
@@ -123,11 +135,32 @@ impl Searcher {
         // ANCHOR: stage-10-history--pick
         while let Some(mv) = picker.pick(self.techniques.history.then_some(&self.history)) {
             // ANCHOR_END: stage-10-history--pick
+            // ANCHOR: stage-14-extensions--skip
+            // The singular test searches this node without the table's move.
+            if Some(mv) == excluded {
+                continue;
+            }
+            // ANCHOR_END: stage-14-extensions--skip
             move_count += 1;
             let quiet = is_quiet(pos, mv); // +stage-09-killers
+            // ANCHOR: stage-14-extensions--singular-try
+            // Before the table's move is made: is it singular?
+            let mut extension = 0;
+            if Some(mv) == tt_move {
+                match self.singular_extension(pos, tt_entry, depth, ply, beta, kind) {
+                    Singular::Extend(plies) => extension = plies,
+                    Singular::Cut(score) => return score,
+                }
+            }
+            // ANCHOR_END: stage-14-extensions--singular-try
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
+            // ANCHOR: stage-14-extensions--check-try
+            if extension == 0 {
+                extension = self.check_extension(&child, ply);
+            }
+            // ANCHOR_END: stage-14-extensions--check-try
             // ANCHOR: stage-13-lmr--reduced
             // A late quiet move is searched less deep first: if that fails
             // low, as expected, the move needs no full-depth search.
@@ -161,12 +194,20 @@ impl Searcher {
                 score
             } else if self.techniques.pvs && kind.is_pv() && move_count > 1 {
                 // ANCHOR_END: stage-13-lmr--branch
-                self.pvs(&child, depth, ply, (alpha, beta), &mut child_pv)
+                // REPLACED: stage-14-extensions
+                // self.pvs(&child, depth, ply, (alpha, beta), &mut child_pv)
+                // REPLACED_END: stage-14-extensions
+                // ANCHOR: stage-14-extensions--pvs
+                self.pvs(&child, depth + extension, ply, (alpha, beta), &mut child_pv)
+                // ANCHOR_END: stage-14-extensions--pvs
             } else {
                 let child_kind = kind.child(move_count);
                 -self.negamax(
                     &child,
-                    depth - 1,
+                    // REPLACED: stage-14-extensions
+                    // depth - 1,
+                    // REPLACED_END: stage-14-extensions
+                    depth - 1 + extension, // +stage-14-extensions
                     ply + 1,
                     -beta,
                     -alpha,
@@ -217,10 +258,23 @@ impl Searcher {
             }
             // ANCHOR_END: stage-10-history--remember
         }
+        // ANCHOR: stage-14-extensions--only-move
+        // The table's move was the only one: no other reaches the window.
+        if move_count == 0 && excluded.is_some() {
+            return alpha;
+        }
+        // ANCHOR_END: stage-14-extensions--only-move
         if move_count == 0 {
             return Self::no_moves_score(pos, ply);
         }
         // ANCHOR_END: loop
+        // ANCHOR: stage-14-extensions--no-store
+        // Without its best move, the node was not really searched: what
+        // the test found must not take the place of the real entry.
+        if excluded.is_some() {
+            return best;
+        }
+        // ANCHOR_END: stage-14-extensions--no-store
         // ANCHOR: stage-08-tt--store
         if self.techniques.tt {
             let bound = if best >= beta {
@@ -268,6 +322,13 @@ impl Searcher {
         if kind == NodeKind::Root || entry.depth < depth {
             return None;
         }
+        // ANCHOR: stage-14-extensions--no-cutoff
+        // The entry is this node's own, with the move the singular test
+        // leaves out: it would answer the test with the move's score.
+        if self.excluded[ply].is_some() {
+            return None;
+        }
+        // ANCHOR_END: stage-14-extensions--no-cutoff
         let score = score_from_table(entry.score, ply, MATE_BOUND);
         let settled = match entry.bound {
             Bound::Exact => true,

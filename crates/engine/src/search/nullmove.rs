@@ -89,6 +89,8 @@ impl Searcher {
             // Verification (below) switches null moves off for a few plies
             // below the node it verifies.
             && ply >= self.null_min_ply
+            // The singular test must search this node's real moves.
+            && self.excluded[ply].is_none() // +stage-14-extensions
     }
 
     /// How much shallower than a real move the pass is searched: `R` plies
