@@ -320,4 +320,24 @@ pub fn is_quiet(board: &Board, mv: Move) -> bool {
     !captures && !is_en_passant(board, mv) && mv.promotion.is_none()
 }
 // ANCHOR_END: stage-09-killers
+// ANCHOR: stage-14-extensions
+
+/// The pieces of `color` that attack `square` in `board`, with the
+/// board's occupancy (so a piece behind another of the same line does not
+/// count).
+pub fn attackers(board: &Board, square: Square, color: Color) -> BitBoard {
+    use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
+    let occupied = board.occupied();
+    let theirs = |piece| board.colored_pieces(color, piece);
+    let diagonal = theirs(Piece::Bishop) | theirs(Piece::Queen);
+    let straight = theirs(Piece::Rook) | theirs(Piece::Queen);
+    // A pawn of `color` attacks `square` from where a pawn of the other
+    // colour on `square` would attack.
+    (cozy_chess::get_pawn_attacks(square, !color) & theirs(Piece::Pawn))
+        | (get_knight_moves(square) & theirs(Piece::Knight))
+        | (get_bishop_moves(square, occupied) & diagonal)
+        | (get_rook_moves(square, occupied) & straight)
+        | (get_king_moves(square) & theirs(Piece::King))
+}
+// ANCHOR_END: stage-14-extensions
 // ANCHOR_END: stage-01-board

@@ -117,6 +117,9 @@ params! {
     /// 0: extend a move that gives check; 1: extend a node whose side to
     /// move is in check.
     check_ext_mode: "CheckExtMode" = 0, 0..=1;
+    /// 1: extend only a check whose checking piece cannot simply be taken
+    /// (mode 0 only); 0: every check.
+    check_ext_safe: "CheckExtSafe" = 1, 0..=1;
     // ANCHOR_END: stage-14-extensions
 }
 

@@ -11,9 +11,10 @@
 //! An extension that could repeat at every ply would never end, so every
 //! extension asks [`Searcher::may_extend`] first.
 
-use cozy_chess::{Board, Move};
+use cozy_chess::{Board, Move, Piece};
 
 use super::{Line, MATE_BOUND, NodeKind, Searcher, is_mate_score};
+use crate::board::attackers;
 use crate::notes::Note;
 use crate::tt::{Bound, Entry, score_from_table};
 
@@ -150,9 +151,12 @@ impl Searcher {
     // ANCHOR: stage-14-extensions--check
     /// One ply more for the move just made, from a node at `ply` to
     /// `child`, if it gives check (with `check_ext_mode` 0).
-    pub(super) fn check_extension(&mut self, child: &Board, ply: usize) -> i32 {
+    pub(super) fn check_extension(&mut self, child: &Board, mv: Move, ply: usize) -> i32 {
         let gives_check = !child.checkers().is_empty();
         if !self.techniques.check_ext || self.params.check_ext_mode != 0 || !gives_check {
+            return 0;
+        }
+        if self.params.check_ext_safe != 0 && !safe_check(child, mv) {
             return 0;
         }
         self.extend_check(ply)
@@ -178,6 +182,25 @@ impl Searcher {
     }
     // ANCHOR_END: stage-14-extensions--check
 }
+
+// ANCHOR: stage-14-extensions--safe
+/// Is the check `mv` made to reach `child` one the opponent cannot answer
+/// by taking the checking piece for nothing? It is, if no piece attacks
+/// the piece on `mv.to`, or only the king does and the piece is defended.
+/// A check that loses the checking piece is a spite check: extending it
+/// spends a ply on a line the search would drop anyway. (A piece moved
+/// off a line that uncovers a check is judged the same way; chapter 15's
+/// exchange evaluation judges all of this more exactly.)
+fn safe_check(child: &Board, mv: Move) -> bool {
+    let defender = child.side_to_move();
+    let takers = attackers(child, mv.to, defender);
+    if takers.is_empty() {
+        return true;
+    }
+    let only_the_king = takers == child.colored_pieces(defender, Piece::King);
+    only_the_king && !attackers(child, mv.to, !defender).is_empty()
+}
+// ANCHOR_END: stage-14-extensions--safe
 
 #[cfg(test)]
 mod tests {
@@ -216,13 +239,17 @@ mod tests {
     /// The same with Black's king on e8: Rd1-e1 gives check.
     const CHECKS: &str = "4k3/5ppp/8/8/3b4/8/5PPP/3R2K1 w - - 0 1";
 
+    /// `check_extension` of the move `mv` at `ply`.
+    fn extension_of(searcher: &mut Searcher, pos: &Board, mv: &str, ply: usize) -> i32 {
+        let mv = legal(pos, mv);
+        searcher.check_extension(&make_move(pos, mv), mv, ply)
+    }
+
     #[test]
     fn a_move_giving_check_is_extended_by_one_ply() {
         let (mut searcher, pos) = at(CHECKS, 8);
-        let check = make_move(&pos, legal(&pos, "d1e1"));
-        let quiet = make_move(&pos, legal(&pos, "g1f1"));
-        assert_eq!(searcher.check_extension(&check, 1), 1);
-        assert_eq!(searcher.check_extension(&quiet, 1), 0);
+        assert_eq!(extension_of(&mut searcher, &pos, "d1e1", 1), 1);
+        assert_eq!(extension_of(&mut searcher, &pos, "g1f1", 1), 0);
         assert_eq!(count(&searcher, Count::CheckExtension), 1);
     }
 
@@ -230,9 +257,27 @@ mod tests {
     fn switched_off_no_check_is_extended() {
         let (mut searcher, pos) = at(CHECKS, 8);
         searcher.techniques.check_ext = false;
-        let check = make_move(&pos, legal(&pos, "d1e1"));
-        assert_eq!(searcher.check_extension(&check, 1), 0);
+        assert_eq!(extension_of(&mut searcher, &pos, "d1e1", 1), 0);
         assert_eq!(count(&searcher, Count::CheckExtension), 0);
+    }
+
+    /// White's queen on h3 can check from e3, e6 and d7. On e6 the pawn
+    /// takes it; on d7 the king takes it, unless the bishop on b5 defends
+    /// it.
+    #[test]
+    fn a_check_that_loses_the_checking_piece_is_not_extended() {
+        const NO_BISHOP: &str = "4k3/3p4/8/8/8/7Q/8/5K2 w - - 0 1";
+        const BISHOP: &str = "4k3/3p4/8/1B6/8/7Q/8/5K2 w - - 0 1";
+        let (mut searcher, pos) = at(NO_BISHOP, 8);
+        assert_eq!(extension_of(&mut searcher, &pos, "h3e3", 1), 1);
+        assert_eq!(extension_of(&mut searcher, &pos, "h3e6", 1), 0);
+        assert_eq!(extension_of(&mut searcher, &pos, "h3d7", 1), 0);
+        let (mut searcher, pos) = at(BISHOP, 8);
+        assert_eq!(extension_of(&mut searcher, &pos, "h3d7", 1), 1);
+        assert_eq!(extension_of(&mut searcher, &pos, "h3e6", 1), 0);
+        // With every check extended, the spite checks are too.
+        searcher.params.check_ext_safe = 0;
+        assert_eq!(extension_of(&mut searcher, &pos, "h3e6", 1), 1);
     }
 
     /// Mode 1 extends the node in check instead of the move giving it:
@@ -242,7 +287,7 @@ mod tests {
         let (mut searcher, pos) = at(CHECKS, 8);
         searcher.params.check_ext_mode = 1;
         let check = make_move(&pos, legal(&pos, "d1e1"));
-        assert_eq!(searcher.check_extension(&check, 1), 0);
+        assert_eq!(extension_of(&mut searcher, &pos, "d1e1", 1), 0);
         assert_eq!(searcher.in_check_extension(&check, 2), 1);
         assert_eq!(searcher.in_check_extension(&pos, 1), 0);
         searcher.params.check_ext_mode = 0;
@@ -252,15 +297,15 @@ mod tests {
     #[test]
     fn no_extension_from_twice_the_iteration_depth_on() {
         let (mut searcher, pos) = at(CHECKS, 5);
-        let check = make_move(&pos, legal(&pos, "d1e1"));
-        assert_eq!(searcher.check_extension(&check, 9), 1);
-        assert_eq!(searcher.check_extension(&check, 10), 0);
+        assert_eq!(extension_of(&mut searcher, &pos, "d1e1", 9), 1);
+        assert_eq!(extension_of(&mut searcher, &pos, "d1e1", 10), 0);
         assert_eq!(count(&searcher, Count::ExtensionLimit), 1);
     }
 
     /// Queens and kings alone: almost every move of either side is a
-    /// check or answers one, and with check extensions a line of checks
-    /// keeps its depth. The guard ends it: at most twice the depth with
+    /// check or answers one, and with every check extended (most of them
+    /// here put the queen where it can be taken) a line of checks keeps
+    /// its depth. The guard ends it: at most twice the depth with
     /// extensions, then one ply less at each ply. Without the guard (a
     /// factor as large as allowed) the same search goes deeper.
     #[test]
@@ -270,6 +315,7 @@ mod tests {
         let deepest = |factor: i32| {
             let (mut searcher, pos) = at(QUEENS, depth);
             searcher.techniques.quiescence = false;
+            searcher.params.check_ext_safe = 0;
             searcher.params.ext_ply_factor = factor;
             let limits = Limits {
                 depth: Some(depth as u32),

@@ -158,7 +158,7 @@ impl Searcher {
             self.note(Note::Move { mv, ply });
             // ANCHOR: stage-14-extensions--check-try
             if extension == 0 {
-                extension = self.check_extension(&child, ply);
+                extension = self.check_extension(&child, mv, ply);
             }
             // ANCHOR_END: stage-14-extensions--check-try
             // ANCHOR: stage-13-lmr--reduced
