@@ -54,8 +54,10 @@ struct RecordArgs {
     #[arg(long, value_name = "FILE")]
     manifest: PathBuf,
     /// The table to write: sprt (a test against the previous stage),
-    /// reliability or reliability_fast (self-play failure counts), or
-    /// versus_low / versus_high (against a reference engine).
+    /// reliability or reliability_fast (self-play failure counts),
+    /// versus_low / versus_high (against a reference engine), or
+    /// parts.NAME (one technique of the stage, NAME, alone against the
+    /// previous stage).
     #[arg(long, default_value = "sprt", value_parser = MatchTable::parse)]
     table: MatchTable,
     /// The commit the engine was built from. Default: `git rev-parse HEAD`
@@ -205,7 +207,7 @@ fn record_command(args: &RecordArgs) -> Result<(), String> {
             arena::record::git_commit(dir)?
         }
     };
-    let text = arena::record::record(&read(&args.manifest)?, &summary, args.table, &commit)
+    let text = arena::record::record(&read(&args.manifest)?, &summary, &args.table, &commit)
         .map_err(|e| format!("{}: {e}", args.json.display()))?;
     std::fs::write(&args.manifest, text)
         .map_err(|e| format!("cannot write {}: {e}", args.manifest.display()))?;

@@ -19,11 +19,11 @@ use std::process::Command;
 pub fn record(
     manifest: &str,
     report: &Report,
-    table: MatchTable,
+    table: &MatchTable,
     commit: &str,
 ) -> Result<String, String> {
     let record = match table {
-        MatchTable::Sprt => sprt_record(report, commit)?,
+        MatchTable::Sprt | MatchTable::Part(_) => sprt_record(report, commit)?,
         MatchTable::Reliability | MatchTable::ReliabilityFast => common_record(report, commit),
         MatchTable::VersusLow | MatchTable::VersusHigh => rated_record(report, commit),
     };
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn records_a_sprt_table_and_keeps_the_rest() {
         let text =
-            record(MANIFEST, &report(1.23456), MatchTable::Sprt, "abc-dirty").expect("records");
+            record(MANIFEST, &report(1.23456), &MatchTable::Sprt, "abc-dirty").expect("records");
         assert!(
             text.starts_with("id = 5\nslug = \"fixture\"\ntag = \"stage-05-fixture\"\n"),
             "{text}"
@@ -237,7 +237,7 @@ mod tests {
         assert!(text.find("[sprt]") > text.find("[bench.vs_previous]"));
 
         // A reliability table has no SPRT fields.
-        let both = record(&text, &report(0.0), MatchTable::Reliability, "ghi").expect("records");
+        let both = record(&text, &report(0.0), &MatchTable::Reliability, "ghi").expect("records");
         let reliability = meta::manifest::parse(&both)
             .expect("valid")
             .reliability
@@ -255,12 +255,12 @@ mod tests {
             all_won.nelo,
             all_won.nelo_error,
         ) = (None, None, None, None);
-        let text = record(MANIFEST, &all_won, MatchTable::Sprt, "x").expect("records");
+        let text = record(MANIFEST, &all_won, &MatchTable::Sprt, "x").expect("records");
         let sprt = meta::manifest::parse(&text).unwrap().sprt.unwrap();
         assert_eq!(sprt.elo, Some(f64::INFINITY));
         let mut no_sprt = all_won;
         no_sprt.elo0 = None;
-        let error = record(MANIFEST, &no_sprt, MatchTable::Sprt, "x").expect_err("no SPRT");
+        let error = record(MANIFEST, &no_sprt, &MatchTable::Sprt, "x").expect_err("no SPRT");
         assert!(error.contains("elo0"), "{error}");
     }
 

@@ -71,12 +71,14 @@ fn check_common(name: &str, r: &MatchRecord) {
     );
 }
 
-fn check_sprt(name: &str, r: &MatchRecord, id: u32) {
+fn check_sprt(name: &str, r: &MatchRecord, id: u32, part: bool) {
     check_common(name, r);
-    // The new stage is engine 1, the previous one engine 2.
-    for (description, stage) in [(&r.engine1, id), (&r.engine2, id - 1)] {
+    // The new stage is engine 1, the previous one engine 2; a part is the
+    // new stage with options that leave one technique of it on.
+    let new = if part { "," } else { ")" };
+    for (description, stage, end) in [(&r.engine1, id, new), (&r.engine2, id - 1, ")")] {
         assert!(
-            description.contains(&format!("Stage={stage})")),
+            description.contains(&format!("Stage={stage}{end}")),
             "{name}: engine should be stage {stage}: {description}"
         );
     }
@@ -187,11 +189,13 @@ fn check_versus(name: &str, r: &MatchRecord, id: u32, table: MatchTable) {
 fn recorded_results_are_consistent() {
     let mut checked = Vec::new();
     for m in manifests() {
-        for table in MatchTable::ALL {
+        let parts = m.parts.keys().map(|p| MatchTable::Part(p.clone()));
+        for table in MatchTable::ALL.into_iter().chain(parts) {
             let Some(r) = table.of(&m) else { continue };
             let name = format!("{} [{}]", m.tag, table.name());
             match table {
-                MatchTable::Sprt => check_sprt(&name, r, m.id),
+                MatchTable::Sprt => check_sprt(&name, r, m.id, false),
+                MatchTable::Part(_) => check_sprt(&name, r, m.id, true),
                 MatchTable::Reliability | MatchTable::ReliabilityFast => {
                     check_reliability(&name, r, m.id)
                 }
@@ -265,11 +269,11 @@ fn tampered_results_are_caught() {
         .find(|m| m.sprt.is_some())
         .expect("some stage has a recorded [sprt]");
     let original = m.sprt.clone().expect("recorded");
-    check_sprt(&m.tag, &original, m.id);
+    check_sprt(&m.tag, &original, m.id, false);
     let tamper = |what: &str, change: &dyn Fn(&mut MatchRecord)| {
         let mut table = original.clone();
         change(&mut table);
-        let caught = std::panic::catch_unwind(|| check_sprt(&m.tag, &table, m.id));
+        let caught = std::panic::catch_unwind(|| check_sprt(&m.tag, &table, m.id, false));
         assert!(caught.is_err(), "a changed {what} went unnoticed");
     };
     let bump = |x: &mut Option<f64>, by: f64| *x = x.map(|v| v + by);

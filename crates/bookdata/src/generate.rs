@@ -164,7 +164,8 @@ fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
         let name = entry.map_err(|e| e.to_string())?.file_name();
         let name = name.to_string_lossy().to_string();
         let ours = name.starts_with("stage-") && endings.iter().any(|s| name.ends_with(s))
-            || crate::boards::is_own(&name);
+            || crate::boards::is_own(&name)
+            || crate::results::is_part(&name);
         if ours && !files.contains_key(&name) {
             stale.push(name);
         }

@@ -45,6 +45,11 @@ pub struct Manifest {
     pub versus_low: Option<MatchRecord>,
     #[serde(default)]
     pub versus_high: Option<MatchRecord>,
+    /// `arena record --table parts.NAME`: for a stage of several
+    /// techniques, the SPRT of one of them alone (technique NAME) against
+    /// the previous stage, by the name of the technique's switch.
+    #[serde(default)]
+    pub parts: std::collections::BTreeMap<String, MatchRecord>,
 }
 
 /// Bench settings and the node counts recorded by `cb2026 stages --record`.
@@ -151,7 +156,7 @@ impl MatchRecord {
 }
 
 /// The tables a match can be recorded in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MatchTable {
     /// `[sprt]`: the stage against the previous one.
     Sprt,
@@ -163,21 +168,30 @@ pub enum MatchTable {
     /// known rating below and above the stage's strength.
     VersusLow,
     VersusHigh,
+    /// `[parts.NAME]`: one technique of the stage alone against the
+    /// previous stage (an SPRT like `[sprt]`).
+    Part(String),
 }
 
 impl MatchTable {
-    /// The table's name in the manifest.
-    pub fn name(self) -> &'static str {
+    /// The table's name in the manifest (`parts.NAME` for a part).
+    pub fn name(&self) -> String {
         match self {
-            MatchTable::Sprt => "sprt",
-            MatchTable::Reliability => "reliability",
-            MatchTable::ReliabilityFast => "reliability_fast",
-            MatchTable::VersusLow => "versus_low",
-            MatchTable::VersusHigh => "versus_high",
+            MatchTable::Sprt => "sprt".into(),
+            MatchTable::Reliability => "reliability".into(),
+            MatchTable::ReliabilityFast => "reliability_fast".into(),
+            MatchTable::VersusLow => "versus_low".into(),
+            MatchTable::VersusHigh => "versus_high".into(),
+            MatchTable::Part(name) => format!("{PARTS}.{name}"),
         }
     }
 
-    /// Every table, in the order the book shows them.
+    /// Is this an SPRT against the previous stage (`[sprt]` or a part)?
+    pub fn is_sprt(&self) -> bool {
+        matches!(self, MatchTable::Sprt | MatchTable::Part(_))
+    }
+
+    /// Every table but the parts, in the order the book shows them.
     pub const ALL: [MatchTable; 5] = [
         MatchTable::Sprt,
         MatchTable::Reliability,
@@ -187,26 +201,39 @@ impl MatchTable {
     ];
 
     pub fn parse(name: &str) -> Result<Self, String> {
+        if let Some(part) = name.strip_prefix(PARTS).and_then(|n| n.strip_prefix('.')) {
+            let word = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+            if !part.is_empty() && part.bytes().all(word) {
+                return Ok(MatchTable::Part(part.to_string()));
+            }
+        }
         MatchTable::ALL
             .into_iter()
             .find(|table| table.name() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = MatchTable::ALL.iter().map(|t| t.name()).collect();
-                format!("unknown table {name:?} (use {})", names.join(", "))
+                let names: Vec<String> = MatchTable::ALL.iter().map(|t| t.name()).collect();
+                format!(
+                    "unknown table {name:?} (use {} or {PARTS}.NAME)",
+                    names.join(", ")
+                )
             })
     }
 
     /// The record of this table in a manifest, if there is one.
-    pub fn of(self, manifest: &Manifest) -> Option<&MatchRecord> {
+    pub fn of<'m>(&self, manifest: &'m Manifest) -> Option<&'m MatchRecord> {
         match self {
             MatchTable::Sprt => manifest.sprt.as_ref(),
             MatchTable::Reliability => manifest.reliability.as_ref(),
             MatchTable::ReliabilityFast => manifest.reliability_fast.as_ref(),
             MatchTable::VersusLow => manifest.versus_low.as_ref(),
             MatchTable::VersusHigh => manifest.versus_high.as_ref(),
+            MatchTable::Part(name) => manifest.parts.get(name),
         }
     }
 }
+
+/// The table that holds the parts' SPRTs: `[parts.NAME]`.
+const PARTS: &str = "parts";
 
 /// Parses a manifest's text. Whether it agrees with its file name is
 /// [`file_name_problems`]'s business.
@@ -344,11 +371,34 @@ pub const MATCH_NOTE: &str =
 /// Writes a match into a manifest as table `table`, replacing an earlier
 /// one in place (so a re-run leaves no stale keys) or adding it after
 /// every other table. Everything else stays as it was.
-pub fn record_match(text: &str, table: MatchTable, record: &MatchRecord) -> Result<String, String> {
+pub fn record_match(
+    text: &str,
+    table: &MatchTable,
+    record: &MatchRecord,
+) -> Result<String, String> {
     let mut doc = document(text)?;
     let mut new = match_table(record)?;
     new.decor_mut().set_prefix(format!("\n{MATCH_NOTE}\n"));
-    match doc.get_mut(table.name()) {
+    if let MatchTable::Part(name) = table {
+        // `[parts.NAME]`: the parts table itself only holds them.
+        let position = last_position(doc.as_table()) + 1;
+        let parts = doc.entry(PARTS).or_insert_with(|| {
+            let mut parts = Table::new();
+            parts.set_implicit(true);
+            Item::Table(parts)
+        });
+        let parts = parts
+            .as_table_mut()
+            .ok_or_else(|| format!("{PARTS} is not a table"))?;
+        let at = parts
+            .get(name)
+            .and_then(Item::as_table)
+            .and_then(Table::position);
+        new.set_position(Some(at.unwrap_or(position)));
+        parts.insert(name, Item::Table(new));
+        return Ok(doc.to_string());
+    }
+    match doc.get_mut(&table.name()) {
         Some(item) => {
             if let Some(position) = item.as_table().and_then(Table::position) {
                 new.set_position(Some(position));
@@ -358,7 +408,7 @@ pub fn record_match(text: &str, table: MatchTable, record: &MatchRecord) -> Resu
         None => {
             // After every table, sub-tables such as [bench.vs_previous] too.
             new.set_position(Some(last_position(doc.as_table()) + 1));
-            doc.insert(table.name(), Item::Table(new));
+            doc.insert(&table.name(), Item::Table(new));
         }
     }
     Ok(doc.to_string())
@@ -463,6 +513,27 @@ mod tests {
     }
 
     #[test]
+    fn a_part_is_recorded_under_parts_and_read_back() {
+        let table = MatchTable::parse("parts.check_ext").expect("a part");
+        assert_eq!(table, MatchTable::Part("check_ext".into()));
+        assert_eq!(table.name(), "parts.check_ext");
+        assert!(table.is_sprt() && !MatchTable::Reliability.is_sprt());
+        assert!(MatchTable::parse("parts.").is_err());
+        assert!(MatchTable::parse("parts.Bad-Name").is_err());
+        let text = record_match(MANIFEST, &table, &sample_record(4.0)).unwrap();
+        assert!(text.contains("[parts.check_ext]\n"), "{text}");
+        assert!(!text.contains("[parts]\n"), "{text}");
+        let other = MatchTable::Part("singular".into());
+        let both = record_match(&text, &other, &sample_record(-1.0)).unwrap();
+        let again = record_match(&both, &table, &sample_record(2.0)).unwrap();
+        let m = parse(&again).unwrap();
+        assert_eq!(m.parts.len(), 2);
+        assert_eq!(table.of(&m).and_then(|r| r.llr), Some(2.0));
+        assert_eq!(other.of(&m).and_then(|r| r.llr), Some(-1.0));
+        assert!(again.contains("# keep me\n"), "{again}");
+    }
+
+    #[test]
     fn recording_the_bench_keeps_everything_else() {
         let text = record_bench(MANIFEST, 30, &[10, 20], None).expect("records");
         assert!(text.contains("# keep me\n"), "{text}");
@@ -483,7 +554,7 @@ mod tests {
 
     #[test]
     fn recording_a_match_replaces_the_table_in_place() {
-        let text = record_match(MANIFEST, MatchTable::Sprt, &sample_record(1.5)).unwrap();
+        let text = record_match(MANIFEST, &MatchTable::Sprt, &sample_record(1.5)).unwrap();
         assert!(text.starts_with("id = 5\nslug = \"fixture\"\n"), "{text}");
         assert!(text.contains(MATCH_NOTE));
         assert!(text.contains("penta = [0, 1, 4, 3, 2]\n"), "{text}");
@@ -496,8 +567,8 @@ mod tests {
         let m = parse(&text).unwrap();
         assert_eq!(m.sprt, Some(sample_record(1.5)));
 
-        let again = record_match(&text, MatchTable::Reliability, &sample_record(0.0)).unwrap();
-        let again = record_match(&again, MatchTable::Sprt, &sample_record(-3.0)).unwrap();
+        let again = record_match(&text, &MatchTable::Reliability, &sample_record(0.0)).unwrap();
+        let again = record_match(&again, &MatchTable::Sprt, &sample_record(-3.0)).unwrap();
         assert_eq!(again.matches("[sprt]").count(), 1);
         assert_eq!(again.matches(MATCH_NOTE).count(), 2);
         assert!(again.find("[sprt]") < again.find("[reliability]"));
@@ -508,7 +579,7 @@ mod tests {
             Some(0.0)
         );
         // Recording the same match again changes nothing.
-        let same = record_match(&again, MatchTable::Sprt, &sample_record(-3.0)).unwrap();
+        let same = record_match(&again, &MatchTable::Sprt, &sample_record(-3.0)).unwrap();
         assert_eq!(same, again);
     }
 

@@ -27,9 +27,13 @@ fn the_manifests_write_back_unchanged() {
             );
             assert_eq!(again.as_deref(), Ok(text.as_str()), "{name}: [bench]");
         }
-        for table in [MatchTable::Sprt, MatchTable::Reliability] {
+        let parts = m.parts.keys().map(|p| MatchTable::Part(p.clone()));
+        for table in [MatchTable::Sprt, MatchTable::Reliability]
+            .into_iter()
+            .chain(parts)
+        {
             if let Some(record) = table.of(&m) {
-                let again = record_match(&text, table, record);
+                let again = record_match(&text, &table, record);
                 assert_eq!(
                     again.as_deref(),
                     Ok(text.as_str()),

@@ -316,5 +316,28 @@ pub fn all() -> Vec<Diagram> {
         },
     ]);
     // ANCHOR_END: stage-13-lmr--boards
+    // ANCHOR: stage-14-extensions--boards
+    all.extend([
+        Diagram {
+            stage: 14,
+            name: "queens",
+            position: Fen("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1"),
+            played: "",
+            arrow: None,
+            caption: "Queens and kings alone: nearly every move checks or answers a check. \
+                      With check extensions and no guard, a line of checks here keeps its \
+                      depth.",
+        },
+        Diagram {
+            stage: 14,
+            name: "one-good-move",
+            position: Fen("6k1/5ppp/8/8/3b4/8/5PPP/3R2K1 w - - 0 1"),
+            played: "",
+            arrow: Some("d1d4"),
+            caption: "One good move: Rxd4 wins the bishop; after any other move White is a \
+                      bishop down. Rxd4 is singular.",
+        },
+    ]);
+    // ANCHOR_END: stage-14-extensions--boards
     all
 }

@@ -139,6 +139,12 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("lmr_gives_check", stats[Count::LmrGivesCheck]),
         ("lmr_zero", stats[Count::LmrZero]),
         // ANCHOR_END: stage-13-lmr--bookdata-counters
+        // ANCHOR: stage-14-extensions--bookdata-counters
+        ("singular_tests", stats[Count::SingularTest]),
+        ("singular_extensions", stats[Count::SingularExtension]),
+        ("check_extensions", stats[Count::CheckExtension]),
+        ("extensions_refused", stats[Count::ExtensionLimit]),
+        // ANCHOR_END: stage-14-extensions--bookdata-counters
     ]
 }
 
@@ -339,11 +345,17 @@ pub fn common_rows() -> Vec<Row> {
 /// A table with one column per run (headed by its stage and depth) and
 /// one row per counter.
 pub fn counters_table(runs: &[&Run], rows: &[Row]) -> Table {
+    let heads: Vec<String> = runs
+        .iter()
+        .map(|r| format!("Stage {}, depth {}", r.stage, r.depth))
+        .collect();
+    counters_table_headed(&heads, runs, rows)
+}
+
+/// The same with the columns' headings given.
+pub fn counters_table_headed(heads: &[String], runs: &[&Run], rows: &[Row]) -> Table {
     let mut head = vec!["Summed over the six positions".to_string()];
-    head.extend(
-        runs.iter()
-            .map(|r| format!("Stage {}, depth {}", r.stage, r.depth)),
-    );
+    head.extend(heads.iter().cloned());
     let mut table = Table::new(&format!("l{}", "r".repeat(runs.len())), &cells(&head));
     for (label, cell) in rows {
         let mut row = vec![label.to_string()];

@@ -42,6 +42,8 @@ pub mod lmr; // +stage-13-lmr
 
 pub mod versus; // +stage-13-lmr
 
+pub mod extensions; // +stage-14-extensions
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -67,6 +69,7 @@ chapters! {
     pvs; // +stage-11-pvs
     nullmove; // +stage-12-nullmove
     lmr; // +stage-13-lmr
+    extensions; // +stage-14-extensions
 }
 
 /// Hears what is being measured.
