@@ -846,3 +846,52 @@ fn late_move_reductions_reduce_and_re_search_on_the_bench() {
     assert!(run.total_nodes() < before.total_nodes());
 }
 // ANCHOR_END: stage-13-lmr--tests
+// ANCHOR: stage-14-extensions--tests
+
+/// A mate in two needs three plies; with a check extended, a search of
+/// two plies reaches the mate when the first move checks safely. (Without
+/// the extension a search of two plies can still find one, when the
+/// mating move is a capture that quiescence tries.) With check
+/// extensions, more mates in two of the suite are found at depth 2.
+#[test]
+fn check_extensions_find_mates_in_two_a_ply_early() {
+    let with = stage(14);
+    let mut without = with;
+    without.check_ext = false;
+    let found_at_depth_two = |techniques| {
+        mates_in(2)
+            .iter()
+            .filter(|pos| {
+                let score = search(techniques, pos, 2).score;
+                is_mate_score(score) && mate_in_moves(score) == 2
+            })
+            .count()
+    };
+    let (extended, plain) = (found_at_depth_two(with), found_at_depth_two(without));
+    assert!(extended >= plain + 3, "{extended} with, {plain} without");
+}
+
+/// Extensions only add depth: on the bench, stage 14 searches more nodes
+/// than stage 13 at the same depth, and both kinds of extension happen.
+#[test]
+fn extensions_extend_on_the_bench() {
+    let fens = engine::stages::bench_fens();
+    let depth = 9;
+    let (run, stats) = engine::bench::search_bench_with(
+        stage(14),
+        Params::default(),
+        depth,
+        &fens,
+        &engine::bench::SearchSetup::default().counting(),
+    )
+    .expect("the bench runs");
+    let stats = stats.expect("counters were on");
+    assert!(stats[Count::SingularTest] > 0);
+    assert!(stats[Count::SingularExtension] > 0);
+    assert!(stats[Count::SingularExtension] < stats[Count::SingularTest]);
+    assert!(stats[Count::CheckExtension] > 0);
+    let before = engine::bench::search_bench(stage(13), Params::default(), depth, &fens)
+        .expect("the bench runs");
+    assert!(run.total_nodes() > before.total_nodes());
+}
+// ANCHOR_END: stage-14-extensions--tests

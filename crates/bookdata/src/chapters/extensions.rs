@@ -8,7 +8,7 @@
 use engine::search::{is_mate_score, mate_in_moves};
 use serde::{Deserialize, Serialize};
 
-use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, run};
+use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, fail_high_value, run};
 use super::versus::{self, Versus};
 use super::{Chapter, Progress};
 use crate::book::Book;
@@ -73,6 +73,16 @@ fn claims(book: &Book) -> Result<(), String> {
         c.after_total() > c.before_total(),
         TEXT,
         "that extensions make the bench at a fixed depth bigger, not smaller",
+    )?;
+    // Growth per position, largest first: the quiet middlegame (4) and
+    // the rook endgame (5).
+    let growth = |i: usize| c.after[i] as f64 / c.before[i] as f64;
+    let mut order: Vec<usize> = (0..c.before.len()).collect();
+    order.sort_by(|&a, &b| growth(b).total_cmp(&growth(a)));
+    claim(
+        order[..2] == [3, 4] || order[..2] == [4, 3],
+        TEXT,
+        "that the quiet middlegame and the rook endgame grow most",
     )
 }
 
@@ -179,6 +189,14 @@ fn counters(runs: &[Run]) -> Result<String, String> {
         TEXT,
         "that each extension makes the search at a fixed depth bigger, and that fewer than one \
          check in five is safe",
+    )?;
+    let share = |r: &Run| 100.0 * r.counter("quiescence_nodes") as f64 / r.total as f64;
+    claim(
+        (share(both) - share(before)).abs() < 1.0
+            && (fail_high_value(both) - fail_high_value(before)).abs() < 1.0,
+        TEXT,
+        "that the quiescence share and the first-move cutoff rate stay within a point of \
+         stage 13's",
     )?;
     let mut rows = common_rows();
     rows.push(("Singular tests", |r| thousands(r.counter("singular_tests"))));

@@ -147,3 +147,22 @@
         self.extend_check(ply)
     }
     // ANCHOR_END: in_check_extension
+// …
+// ANCHOR: safe_check
+/// Is the check `mv` made to reach `child` one the opponent cannot answer
+/// by taking the checking piece for nothing? It is, if no piece attacks
+/// the piece on `mv.to`, or only the king does and the piece is defended.
+/// A check that loses the checking piece is a spite check: extending it
+/// spends a ply on a line the search would drop anyway. (A piece moved
+/// off a line that uncovers a check is judged the same way; chapter 15's
+/// exchange evaluation judges all of this more exactly.)
+fn safe_check(child: &Board, mv: Move) -> bool {
+    let defender = child.side_to_move();
+    let takers = attackers(child, mv.to, defender);
+    if takers.is_empty() {
+        return true;
+    }
+    let only_the_king = takers == child.colored_pieces(defender, Piece::King);
+    only_the_king && !attackers(child, mv.to, !defender).is_empty()
+}
+// ANCHOR_END: safe_check
