@@ -58,11 +58,11 @@
     // ANCHOR_END: singular_extension
 // …
     // ANCHOR: singular_candidate
-    /// The table's move and score, if the singular test is worth running: the node
-    /// is deep enough, and the table's entry is a lower bound (or exact)
-    /// from a search nearly as deep, which makes it a fair measure of the
-    /// move. Not at the root, and not for a mate score, which a margin in
-    /// centipawns cannot measure.
+    /// The table's move and score, if the singular test is worth running:
+    /// the node is deep enough, and the table's entry is a lower bound (or
+    /// exact) from a search nearly as deep, which makes it a fair measure
+    /// of the move. Not at the root, and not for a mate score, which a
+    /// margin in centipawns cannot measure.
     fn singular_candidate(
         &mut self,
         entry: Option<Entry>,
