@@ -821,29 +821,35 @@ fn late_move_reductions_find_every_mate_in_one_and_two_two_plies_later() {
     }
 }
 
-/// On the bench positions, stage 13 reduces a share of the moves and
-/// re-searches a few of them, and searches fewer nodes than stage 12.
-#[test]
-fn late_move_reductions_reduce_and_re_search_on_the_bench() {
+/// The bench of stage `n` at `depth` with counters: its nodes, its
+/// counters, and the nodes of stage `n - 1` at the same depth.
+fn counted_bench(n: u32, depth: u32) -> (u64, Stats, u64) {
     let fens = engine::stages::bench_fens();
-    let depth = 6;
     let (run, stats) = engine::bench::search_bench_with(
-        stage(13),
+        stage(n),
         Params::default(),
         depth,
         &fens,
         &engine::bench::SearchSetup::default().counting(),
     )
     .expect("the bench runs");
+    let before = engine::bench::search_bench(stage(n - 1), Params::default(), depth, &fens)
+        .expect("the bench runs");
     let stats = stats.expect("counters were on");
+    (run.total_nodes(), stats, before.total_nodes())
+}
+
+/// On the bench positions, stage 13 reduces a share of the moves and
+/// re-searches a few of them, and searches fewer nodes than stage 12.
+#[test]
+fn late_move_reductions_reduce_and_re_search_on_the_bench() {
+    let (nodes, stats, before) = counted_bench(13, 6);
     assert!(stats[Count::LmrReduced] > 0);
     assert!(stats[Count::LmrReSearch] > 0);
     assert!(stats[Count::LmrReSearch] < stats[Count::LmrReduced]);
     let share = stats.lmr_reduced_share().expect("moves were looked at");
     assert!(share > 0.0 && share < 100.0, "{share}");
-    let before = engine::bench::search_bench(stage(12), Params::default(), depth, &fens)
-        .expect("the bench runs");
-    assert!(run.total_nodes() < before.total_nodes());
+    assert!(nodes < before);
 }
 // ANCHOR_END: stage-13-lmr--tests
 // ANCHOR: stage-14-extensions--tests
@@ -875,23 +881,11 @@ fn check_extensions_find_mates_in_two_a_ply_early() {
 /// than stage 13 at the same depth, and both kinds of extension happen.
 #[test]
 fn extensions_extend_on_the_bench() {
-    let fens = engine::stages::bench_fens();
-    let depth = 9;
-    let (run, stats) = engine::bench::search_bench_with(
-        stage(14),
-        Params::default(),
-        depth,
-        &fens,
-        &engine::bench::SearchSetup::default().counting(),
-    )
-    .expect("the bench runs");
-    let stats = stats.expect("counters were on");
+    let (nodes, stats, before) = counted_bench(14, 9);
     assert!(stats[Count::SingularTest] > 0);
     assert!(stats[Count::SingularExtension] > 0);
     assert!(stats[Count::SingularExtension] < stats[Count::SingularTest]);
     assert!(stats[Count::CheckExtension] > 0);
-    let before = engine::bench::search_bench(stage(13), Params::default(), depth, &fens)
-        .expect("the bench runs");
-    assert!(run.total_nodes() > before.total_nodes());
+    assert!(nodes > before);
 }
 // ANCHOR_END: stage-14-extensions--tests
