@@ -66,6 +66,18 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
 }
 
 fn claims(book: &Book) -> Result<(), String> {
+    if let Some(stage) = book.find(14) {
+        let m = &stage.manifest;
+        let elo = |r: &meta::MatchRecord| r.elo.unwrap_or(f64::NAN);
+        if let (Some(both), Some(check)) = (&m.sprt, m.parts.get("check_ext")) {
+            claim(
+                elo(check) > elo(both) && elo(check) > 0.0,
+                TEXT,
+                "that the check extension alone did better than the two together, with most of \
+                 its interval above zero",
+            )?;
+        }
+    }
     let Some(c) = book.compared(14)? else {
         return Ok(());
     };
