@@ -146,8 +146,9 @@ impl Searcher {
     /// One ply more for the move just made, from a node at `ply` to
     /// `child`, if it gives check (with `check_ext_mode` 0).
     pub(super) fn check_extension(&mut self, child: &Board, mv: Move, ply: usize) -> i32 {
-        // The switch first: with the extension off, a move costs one branch.
-        if !self.techniques.check_ext || self.params.check_ext_mode != 0 {
+        // The mode first: it is a constant of the search, so with the other
+        // mode or the extension off a move costs one predictable branch.
+        if self.params.check_ext_mode != 0 || !self.techniques.check_ext {
             return 0;
         }
         if child.checkers().is_empty() {
@@ -163,7 +164,7 @@ impl Searcher {
     /// check (with `check_ext_mode` 1): the same line as `check_extension`
     /// extends, a ply later.
     pub(super) fn in_check_extension(&mut self, pos: &Board, ply: usize) -> i32 {
-        if !self.techniques.check_ext || self.params.check_ext_mode != 1 {
+        if self.params.check_ext_mode != 1 || !self.techniques.check_ext {
             return 0;
         }
         if pos.checkers().is_empty() {
@@ -172,6 +173,10 @@ impl Searcher {
         self.extend_check(ply)
     }
 
+    // Rare next to the calls above: kept out of `negamax`'s body, which
+    // runs at every node.
+    #[cold]
+    #[inline(never)]
     fn extend_check(&mut self, ply: usize) -> i32 {
         if !self.may_extend(ply) {
             return 0;
