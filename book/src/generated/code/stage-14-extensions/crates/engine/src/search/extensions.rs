@@ -70,11 +70,13 @@
         ply: usize,
         kind: NodeKind,
     ) -> Option<(Move, i32)> {
+        if !self.techniques.singular {
+            return None;
+        }
         let p = &self.params;
         let entry = entry?;
         let mv = entry.mv?;
-        let fair = self.techniques.singular
-            && kind != NodeKind::Root
+        let fair = kind != NodeKind::Root
             && depth >= p.singular_min_depth
             && entry.bound != Bound::Upper
             && entry.depth >= depth - p.singular_tt_depth;
@@ -104,16 +106,8 @@
         let following_pv = self.following_pv;
         self.excluded[ply] = Some(mv);
         let mut line = Line::new();
-        let window = (singular_beta - 1, singular_beta);
-        let score = self.negamax(
-            pos,
-            depth,
-            ply,
-            window.0,
-            window.1,
-            NodeKind::NonPv,
-            &mut line,
-        );
+        let (alpha, beta) = (singular_beta - 1, singular_beta);
+        let score = self.negamax(pos, depth, ply, alpha, beta, NodeKind::NonPv, &mut line);
         self.excluded[ply] = None;
         self.following_pv = following_pv;
         score
@@ -124,8 +118,12 @@
     /// One ply more for the move just made, from a node at `ply` to
     /// `child`, if it gives check (with `check_ext_mode` 0).
     pub(super) fn check_extension(&mut self, child: &Board, mv: Move, ply: usize) -> i32 {
-        let gives_check = !child.checkers().is_empty();
-        if !self.techniques.check_ext || self.params.check_ext_mode != 0 || !gives_check {
+        // The mode first: it is a constant of the search, so with the other
+        // mode or the extension off a move costs one predictable branch.
+        if self.params.check_ext_mode != 0 || !self.techniques.check_ext {
+            return 0;
+        }
+        if child.checkers().is_empty() {
             return 0;
         }
         if self.params.check_ext_safe != 0 && !safe_check(child, mv) {
@@ -140,13 +138,29 @@
     /// check (with `check_ext_mode` 1): the same line as `check_extension`
     /// extends, a ply later.
     pub(super) fn in_check_extension(&mut self, pos: &Board, ply: usize) -> i32 {
-        let in_check = !pos.checkers().is_empty();
-        if !self.techniques.check_ext || self.params.check_ext_mode != 1 || !in_check {
+        if self.params.check_ext_mode != 1 || !self.techniques.check_ext {
+            return 0;
+        }
+        if pos.checkers().is_empty() {
             return 0;
         }
         self.extend_check(ply)
     }
     // ANCHOR_END: in_check_extension
+// …
+    // ANCHOR: extend_check
+    // Rare next to the calls above: kept out of `negamax`'s body, which
+    // runs at every node.
+    #[cold]
+    #[inline(never)]
+    fn extend_check(&mut self, ply: usize) -> i32 {
+        if !self.may_extend(ply) {
+            return 0;
+        }
+        self.note(Note::CheckExtension);
+        1
+    }
+    // ANCHOR_END: extend_check
 // …
 // ANCHOR: safe_check
 /// Is the check `mv` made to reach `child` one the opponent cannot answer
