@@ -69,12 +69,31 @@ fn claims(book: &Book) -> Result<(), String> {
     if let Some(stage) = book.find(14) {
         let m = &stage.manifest;
         let elo = |r: &meta::MatchRecord| r.elo.unwrap_or(f64::NAN);
-        if let (Some(both), Some(check)) = (&m.sprt, m.parts.get("check_ext")) {
+        let error = |r: &meta::MatchRecord| r.elo_error.unwrap_or(f64::NAN);
+        let parts = (m.parts.get("singular"), m.parts.get("check_ext"));
+        if let (Some(both), (Some(singular), Some(check))) = (&m.sprt, parts) {
+            let all = [both, singular, check];
             claim(
-                elo(check) > elo(both) && elo(check) > 0.0,
+                all.iter()
+                    .all(|r| r.verdict.as_deref() == Some("inconclusive")),
                 TEXT,
-                "that the check extension alone did better than the two together, with most of \
-                 its interval above zero",
+                "that neither part's match decided anything, nor the stage's",
+            )?;
+            claim(
+                elo(singular) > elo(both) && elo(check) > elo(both) && elo(both) > 0.0,
+                TEXT,
+                "that each extension alone scored above the two together, and every \
+                 interval is centred above zero",
+            )?;
+            let widest_gap = all
+                .iter()
+                .flat_map(|a| all.iter().map(move |b| (elo(a) - elo(b)).abs()))
+                .fold(0.0, f64::max);
+            let narrowest = all.iter().map(|r| error(r)).fold(f64::INFINITY, f64::min);
+            claim(
+                widest_gap < narrowest,
+                TEXT,
+                "that every interval is wider than the differences between the three results",
             )?;
         }
     }
