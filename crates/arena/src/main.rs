@@ -57,7 +57,8 @@ struct RecordArgs {
     /// reliability or reliability_fast (self-play failure counts),
     /// versus_low / versus_high (against a reference engine), or
     /// parts.NAME (one technique of the stage, NAME, alone against the
-    /// previous stage).
+    /// previous stage), or experiments.NAME (the stage with experiment NAME
+    /// switched on, against the stage itself).
     #[arg(long, default_value = "sprt", value_parser = MatchTable::parse)]
     table: MatchTable,
     /// The commit the engine was built from. Default: `git rev-parse HEAD`

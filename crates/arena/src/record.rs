@@ -23,7 +23,9 @@ pub fn record(
     commit: &str,
 ) -> Result<String, String> {
     let record = match table {
-        MatchTable::Sprt | MatchTable::Part(_) => sprt_record(report, commit)?,
+        MatchTable::Sprt | MatchTable::Part(_) | MatchTable::Experiment(_) => {
+            sprt_record(report, commit)?
+        }
         MatchTable::Reliability | MatchTable::ReliabilityFast => common_record(report, commit),
         MatchTable::VersusLow | MatchTable::VersusHigh => rated_record(report, commit),
     };

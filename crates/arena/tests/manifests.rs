@@ -71,12 +71,26 @@ fn check_common(name: &str, r: &MatchRecord) {
     );
 }
 
-fn check_sprt(name: &str, r: &MatchRecord, id: u32, part: bool) {
+/// What an SPRT of stage `id` (engine 1) was played against (engine 2).
+enum Against {
+    /// `[sprt]`: the previous stage.
+    Previous,
+    /// `[parts.NAME]`: the previous stage, by the new one with options
+    /// that leave one technique of it on.
+    PreviousByPart,
+    /// `[experiments.NAME]`: the stage itself, by the stage with an
+    /// experiment switched on.
+    Itself,
+}
+
+fn check_sprt(name: &str, r: &MatchRecord, id: u32, against: Against) {
     check_common(name, r);
-    // The new stage is engine 1, the previous one engine 2; a part is the
-    // new stage with options that leave one technique of it on.
-    let new = if part { "," } else { ")" };
-    for (description, stage, end) in [(&r.engine1, id, new), (&r.engine2, id - 1, ")")] {
+    let (new, other) = match against {
+        Against::Previous => (")", id - 1),
+        Against::PreviousByPart => (",", id - 1),
+        Against::Itself => (",", id),
+    };
+    for (description, stage, end) in [(&r.engine1, id, new), (&r.engine2, other, ")")] {
         assert!(
             description.contains(&format!("Stage={stage}{end}")),
             "{name}: engine should be stage {stage}: {description}"
@@ -189,13 +203,14 @@ fn check_versus(name: &str, r: &MatchRecord, id: u32, table: MatchTable) {
 fn recorded_results_are_consistent() {
     let mut checked = Vec::new();
     for m in manifests() {
-        let parts = m.parts.keys().map(|p| MatchTable::Part(p.clone()));
-        for table in MatchTable::ALL.into_iter().chain(parts) {
+        let named = m.named_records().map(|(table, _)| table);
+        for table in MatchTable::ALL.into_iter().chain(named) {
             let Some(r) = table.of(&m) else { continue };
             let name = format!("{} [{}]", m.tag, table.name());
             match table {
-                MatchTable::Sprt => check_sprt(&name, r, m.id, false),
-                MatchTable::Part(_) => check_sprt(&name, r, m.id, true),
+                MatchTable::Sprt => check_sprt(&name, r, m.id, Against::Previous),
+                MatchTable::Part(_) => check_sprt(&name, r, m.id, Against::PreviousByPart),
+                MatchTable::Experiment(_) => check_sprt(&name, r, m.id, Against::Itself),
                 MatchTable::Reliability | MatchTable::ReliabilityFast => {
                     check_reliability(&name, r, m.id)
                 }
@@ -269,11 +284,12 @@ fn tampered_results_are_caught() {
         .find(|m| m.sprt.is_some())
         .expect("some stage has a recorded [sprt]");
     let original = m.sprt.clone().expect("recorded");
-    check_sprt(&m.tag, &original, m.id, false);
+    check_sprt(&m.tag, &original, m.id, Against::Previous);
     let tamper = |what: &str, change: &dyn Fn(&mut MatchRecord)| {
         let mut table = original.clone();
         change(&mut table);
-        let caught = std::panic::catch_unwind(|| check_sprt(&m.tag, &table, m.id, false));
+        let caught =
+            std::panic::catch_unwind(|| check_sprt(&m.tag, &table, m.id, Against::Previous));
         assert!(caught.is_err(), "a changed {what} went unnoticed");
     };
     let bump = |x: &mut Option<f64>, by: f64| *x = x.map(|v| v + by);

@@ -19,9 +19,11 @@ pub const SUFFIXES: [&str; 5] = [
     "-versus-high.md",
 ];
 
-/// Is `name` a part's file, `stage-NN-slug-part-NAME.md`?
+/// Is `name` the file of a part or an experiment,
+/// `stage-NN-slug-part-NAME.md` or `stage-NN-slug-experiment-NAME.md`?
 pub fn is_part(name: &str) -> bool {
-    name.starts_with("stage-") && name.contains("-part-") && name.ends_with(".md")
+    let named = name.contains("-part-") || name.contains("-experiment-");
+    name.starts_with("stage-") && named && name.ends_with(".md")
 }
 
 /// The result files of every recorded table of the manifests.
@@ -52,9 +54,9 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
             }
         }
         // ANCHOR: stage-14-extensions--bookdata-parts
-        // A stage of several techniques: each one's SPRT alone.
-        for (name, record) in &m.parts {
-            let table = MatchTable::Part(name.clone());
+        // A stage of several techniques: each one's SPRT alone, and each
+        // experiment's against the stage.
+        for (table, record) in m.named_records() {
             let text =
                 sprt_markdown(record, &source, &table).map_err(|e| problem(&table.name(), e))?;
             files.insert(format!("{}-{}.md", m.tag, file_part(&table)), text);
@@ -228,10 +230,12 @@ fn undecided_text(r: &MatchRecord) -> Result<String, String> {
 }
 
 /// A table's part of the file name: `reliability_fast` -> `reliability-fast`.
-/// `parts.check_ext` -> `part-check-ext`.
+/// `parts.check_ext` -> `part-check-ext`, `experiments.multi_cut` ->
+/// `experiment-multi-cut`.
 fn file_part(table: &MatchTable) -> String {
     match table {
         MatchTable::Part(name) => format!("part-{}", name.replace('_', "-")),
+        MatchTable::Experiment(name) => format!("experiment-{}", name.replace('_', "-")),
         _ => table.name().replace('_', "-"),
     }
 }
@@ -244,7 +248,7 @@ fn repeat_flags(table: &MatchTable) -> String {
         MatchTable::ReliabilityFast => "--table reliability_fast ".into(),
         MatchTable::VersusLow => "--repeat low ".into(),
         MatchTable::VersusHigh => "--repeat high ".into(),
-        MatchTable::Part(_) => format!("--table {} ", table.name()),
+        MatchTable::Part(_) | MatchTable::Experiment(_) => format!("--table {} ", table.name()),
     };
     format!("{} {flags}", script(table))
 }

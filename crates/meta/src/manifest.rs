@@ -50,6 +50,11 @@ pub struct Manifest {
     /// the previous stage, by the name of the technique's switch.
     #[serde(default)]
     pub parts: std::collections::BTreeMap<String, MatchRecord>,
+    /// `arena record --table experiments.NAME`: the SPRT of the stage with
+    /// one of its experiments (technique NAME, off in the stage's preset)
+    /// switched on, against the stage as it is.
+    #[serde(default)]
+    pub experiments: std::collections::BTreeMap<String, MatchRecord>,
 }
 
 /// Bench settings and the node counts recorded by `cb2026 stages --record`.
@@ -171,6 +176,9 @@ pub enum MatchTable {
     /// `[parts.NAME]`: one technique of the stage alone against the
     /// previous stage (an SPRT like `[sprt]`).
     Part(String),
+    /// `[experiments.NAME]`: the stage with an experiment switched on
+    /// against the stage itself (an SPRT like `[sprt]`).
+    Experiment(String),
 }
 
 impl MatchTable {
@@ -183,12 +191,26 @@ impl MatchTable {
             MatchTable::VersusLow => "versus_low".into(),
             MatchTable::VersusHigh => "versus_high".into(),
             MatchTable::Part(name) => format!("{PARTS}.{name}"),
+            MatchTable::Experiment(name) => format!("{EXPERIMENTS}.{name}"),
         }
     }
 
-    /// Is this an SPRT against the previous stage (`[sprt]` or a part)?
+    /// For a named table, the table that holds it and its name:
+    /// `("parts", NAME)` or `("experiments", NAME)`.
+    pub fn group(&self) -> Option<(&'static str, &str)> {
+        match self {
+            MatchTable::Part(name) => Some((PARTS, name)),
+            MatchTable::Experiment(name) => Some((EXPERIMENTS, name)),
+            _ => None,
+        }
+    }
+
+    /// Is this an SPRT (`[sprt]`, a part or an experiment)?
     pub fn is_sprt(&self) -> bool {
-        matches!(self, MatchTable::Sprt | MatchTable::Part(_))
+        matches!(
+            self,
+            MatchTable::Sprt | MatchTable::Part(_) | MatchTable::Experiment(_)
+        )
     }
 
     /// Every table but the parts, in the order the book shows them.
@@ -201,11 +223,16 @@ impl MatchTable {
     ];
 
     pub fn parse(name: &str) -> Result<Self, String> {
-        if let Some(part) = name.strip_prefix(PARTS).and_then(|n| n.strip_prefix('.')) {
-            let word = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
-            if !part.is_empty() && part.bytes().all(word) {
-                return Ok(MatchTable::Part(part.to_string()));
-            }
+        let word = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_';
+        let named = |group: &str| {
+            let rest = name.strip_prefix(group)?.strip_prefix('.')?;
+            (!rest.is_empty() && rest.bytes().all(word)).then(|| rest.to_string())
+        };
+        if let Some(part) = named(PARTS) {
+            return Ok(MatchTable::Part(part));
+        }
+        if let Some(experiment) = named(EXPERIMENTS) {
+            return Ok(MatchTable::Experiment(experiment));
         }
         MatchTable::ALL
             .into_iter()
@@ -213,7 +240,7 @@ impl MatchTable {
             .ok_or_else(|| {
                 let names: Vec<String> = MatchTable::ALL.iter().map(|t| t.name()).collect();
                 format!(
-                    "unknown table {name:?} (use {} or {PARTS}.NAME)",
+                    "unknown table {name:?} (use {}, {PARTS}.NAME or {EXPERIMENTS}.NAME)",
                     names.join(", ")
                 )
             })
@@ -228,12 +255,28 @@ impl MatchTable {
             MatchTable::VersusLow => manifest.versus_low.as_ref(),
             MatchTable::VersusHigh => manifest.versus_high.as_ref(),
             MatchTable::Part(name) => manifest.parts.get(name),
+            MatchTable::Experiment(name) => manifest.experiments.get(name),
         }
+    }
+}
+
+impl Manifest {
+    /// The named tables' records: the parts', then the experiments'.
+    pub fn named_records(&self) -> impl Iterator<Item = (MatchTable, &MatchRecord)> {
+        let parts = self
+            .parts
+            .iter()
+            .map(|(name, r)| (MatchTable::Part(name.clone()), r));
+        let experiments =
+            (self.experiments.iter()).map(|(name, r)| (MatchTable::Experiment(name.clone()), r));
+        parts.chain(experiments)
     }
 }
 
 /// The table that holds the parts' SPRTs: `[parts.NAME]`.
 const PARTS: &str = "parts";
+/// The table that holds the experiments' SPRTs: `[experiments.NAME]`.
+const EXPERIMENTS: &str = "experiments";
 
 /// Parses a manifest's text. Whether it agrees with its file name is
 /// [`file_name_problems`]'s business.
@@ -379,23 +422,24 @@ pub fn record_match(
     let mut doc = document(text)?;
     let mut new = match_table(record)?;
     new.decor_mut().set_prefix(format!("\n{MATCH_NOTE}\n"));
-    if let MatchTable::Part(name) = table {
-        // `[parts.NAME]`: the parts table itself only holds them.
+    if let Some((group, name)) = table.group() {
+        // `[parts.NAME]`, `[experiments.NAME]`: the group's table itself
+        // only holds them.
         let position = last_position(doc.as_table()) + 1;
-        let parts = doc.entry(PARTS).or_insert_with(|| {
-            let mut parts = Table::new();
-            parts.set_implicit(true);
-            Item::Table(parts)
+        let named = doc.entry(group).or_insert_with(|| {
+            let mut named = Table::new();
+            named.set_implicit(true);
+            Item::Table(named)
         });
-        let parts = parts
+        let named = named
             .as_table_mut()
-            .ok_or_else(|| format!("{PARTS} is not a table"))?;
-        let at = parts
+            .ok_or_else(|| format!("{group} is not a table"))?;
+        let at = named
             .get(name)
             .and_then(Item::as_table)
             .and_then(Table::position);
         new.set_position(Some(at.unwrap_or(position)));
-        parts.insert(name, Item::Table(new));
+        named.insert(name, Item::Table(new));
         return Ok(doc.to_string());
     }
     match doc.get_mut(&table.name()) {
@@ -531,6 +575,25 @@ mod tests {
         assert_eq!(table.of(&m).and_then(|r| r.llr), Some(2.0));
         assert_eq!(other.of(&m).and_then(|r| r.llr), Some(-1.0));
         assert!(again.contains("# keep me\n"), "{again}");
+    }
+
+    #[test]
+    fn an_experiment_is_recorded_under_experiments_next_to_the_parts() {
+        let table = MatchTable::parse("experiments.multi_cut").expect("an experiment");
+        assert_eq!(table, MatchTable::Experiment("multi_cut".into()));
+        assert_eq!(table.name(), "experiments.multi_cut");
+        assert!(table.is_sprt());
+        assert!(MatchTable::parse("experiments.").is_err());
+        let part = MatchTable::Part("singular".into());
+        let text = record_match(MANIFEST, &part, &sample_record(1.0)).unwrap();
+        let text = record_match(&text, &table, &sample_record(-3.0)).unwrap();
+        assert!(text.contains("[experiments.multi_cut]\n"), "{text}");
+        assert!(!text.contains("[experiments]\n"), "{text}");
+        let m = parse(&text).unwrap();
+        assert_eq!((m.parts.len(), m.experiments.len()), (1, 1));
+        let named: Vec<String> = m.named_records().map(|(t, _)| t.name()).collect();
+        assert_eq!(named, ["parts.singular", "experiments.multi_cut"]);
+        assert_eq!(table.of(&m).and_then(|r| r.llr), Some(-3.0));
     }
 
     #[test]

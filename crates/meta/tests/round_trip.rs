@@ -27,10 +27,10 @@ fn the_manifests_write_back_unchanged() {
             );
             assert_eq!(again.as_deref(), Ok(text.as_str()), "{name}: [bench]");
         }
-        let parts = m.parts.keys().map(|p| MatchTable::Part(p.clone()));
+        let named = m.named_records().map(|(table, _)| table);
         for table in [MatchTable::Sprt, MatchTable::Reliability]
             .into_iter()
-            .chain(parts)
+            .chain(named)
         {
             if let Some(record) = table.of(&m) {
                 let again = record_match(&text, &table, record);
