@@ -97,6 +97,18 @@ fn claims(book: &Book) -> Result<(), String> {
             )?;
         }
     }
+    if let Some(stage) = book.find(14)
+        && let Some(multi_cut) = stage.manifest.experiments.get("multi_cut")
+    {
+        claim(
+            multi_cut.verdict.as_deref() == Some("inconclusive")
+                && multi_cut.elo.is_some_and(|elo| elo > 0.0)
+                && !stage.manifest.techniques.iter().any(|t| t == "multi_cut"),
+            TEXT,
+            "that multi-cut's SPRT gave no verdict, centred above zero, and that it stays \
+             off in the preset",
+        )?;
+    }
     let Some(c) = book.compared(14)? else {
         return Ok(());
     };
