@@ -165,7 +165,7 @@ fn stale_files(dir: &Path, files: &Files) -> Result<Vec<String>, String> {
         let name = name.to_string_lossy().to_string();
         let ours = name.starts_with("stage-") && endings.iter().any(|s| name.ends_with(s))
             || crate::boards::is_own(&name)
-            || crate::results::is_part(&name);
+            || crate::results::is_named_match_file(&name);
         if ours && !files.contains_key(&name) {
             stale.push(name);
         }

@@ -21,7 +21,7 @@ pub const SUFFIXES: [&str; 5] = [
 
 /// Is `name` the file of a part or an experiment,
 /// `stage-NN-slug-part-NAME.md` or `stage-NN-slug-experiment-NAME.md`?
-pub fn is_part(name: &str) -> bool {
+pub fn is_named_match_file(name: &str) -> bool {
     let named = name.contains("-part-") || name.contains("-experiment-");
     name.starts_with("stage-") && named && name.ends_with(".md")
 }
