@@ -9,7 +9,7 @@ use engine::search::{is_mate_score, mate_in_moves};
 use serde::{Deserialize, Serialize};
 
 use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, fail_high_value, run};
-use super::versus::{self, Versus};
+use super::versus::{self, Contender, Versus};
 use super::{Chapter, Progress};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
@@ -23,12 +23,12 @@ pub const CHAPTER: Chapter = Chapter {
     measure: |book, stage, measure, progress| {
         PLAN.measure(book, stage, measure, progress)?;
         measure_mates(book, stage, measure, progress)?;
-        versus::measure(book, stage, measure, progress)
+        versus::measure(book, stage, &VERSUS, measure, progress)
     },
     recheck: |book, stage| {
         let mut found = PLAN.recheck(book, stage)?;
         found.add(recheck_mates(book, stage)?);
-        found.add(versus::recheck(book, stage)?);
+        found.add(versus::recheck(book, stage, &VERSUS)?);
         Ok(found)
     },
     ..Chapter::new(
@@ -53,7 +53,7 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let tag = stage.tag();
     let (name, text, counted) = PLAN.cached(book, stage)?;
     let mates = read_mates(book, stage)?;
-    let versus = versus::read(book, stage)?;
+    let versus = versus::read(book, stage, &VERSUS)?;
     versus_claims(&versus)?;
     let mut files = versus.files(book, stage)?;
     files.extend([
@@ -97,17 +97,22 @@ fn claims(book: &Book) -> Result<(), String> {
             )?;
         }
     }
-    if let Some(stage) = book.find(14)
-        && let Some(multi_cut) = stage.manifest.experiments.get("multi_cut")
-    {
-        claim(
-            multi_cut.verdict.as_deref() == Some("inconclusive")
-                && multi_cut.elo.is_some_and(|elo| elo > 0.0)
-                && !stage.manifest.techniques.iter().any(|t| t == "multi_cut"),
-            TEXT,
-            "that multi-cut's SPRT gave no verdict, centred above zero, and that it stays \
-             off in the preset",
-        )?;
+    if let Some(stage) = book.find(14) {
+        for name in ["multi_cut", "double_ext"] {
+            let Some(experiment) = stage.manifest.experiments.get(name) else {
+                continue;
+            };
+            claim(
+                experiment.verdict.as_deref() == Some("inconclusive")
+                    && experiment.elo.is_some_and(|elo| elo > 0.0)
+                    && !stage.manifest.techniques.iter().any(|t| t == name),
+                TEXT,
+                &format!(
+                    "that {name}'s SPRT gave no verdict, centred above zero, and that it \
+                     stays off in the preset"
+                ),
+            )?;
+        }
     }
     let Some(c) = book.compared(14)? else {
         return Ok(());
@@ -141,6 +146,24 @@ fn versus_claims(versus: &Versus) -> Result<(), String> {
         versus.depth_gains().iter().all(|&g| g <= 0),
         TEXT,
         "that no bench position gets deeper in the same nodes with extensions",
+    )?;
+    // The contenders: 0 stage 13, 1 singular only, 2 check only, 3 both.
+    let sums = versus.cpw_sums();
+    claim(
+        sums[1] == sums[0] && sums[2] > sums[0],
+        TEXT,
+        "that with the singular extension alone the CPW six at depth 8 search stage 13's \
+         tree, and that the check extension alone grows it",
+    )?;
+    let lost = |index: usize| -> i64 { versus.depth_gains_of(index).iter().sum() };
+    let singular = versus.depth_gains_of(1);
+    let worst = (0..singular.len()).min_by_key(|&i| (singular[i], i));
+    claim(
+        lost(1) < lost(2) && lost(2) < 0 && lost(3) < 0 && worst == Some(4),
+        TEXT,
+        "that within the budget the singular extension alone loses more plies than the \
+         check extension alone, most in the rook endgame, and that neither nor both gets \
+         deeper on average than stage 13",
     )
 }
 
@@ -178,6 +201,22 @@ const SEARCHES: [(&str, &str, Wanted); 5] = [
     ),
     ("14", "Stage 14", run(14, DEPTH)),
 ];
+
+/// The CPW six and the budget: stage 13, each extension alone, and both.
+const VERSUS: [Contender; 4] = [
+    Contender::stage(13),
+    contender(&SEARCHES[1]),
+    contender(&SEARCHES[2]),
+    Contender::stage(14),
+];
+
+const fn contender((_, heading, wanted): &(&str, &'static str, Wanted)) -> Contender {
+    Contender {
+        stage: wanted.stage,
+        settings: wanted.params,
+        heading: Some(*heading),
+    }
+}
 
 /// The depth of the counters: deep enough for the singular test, which
 /// starts at depth 8, to run at several nodes of each position.

@@ -15,7 +15,7 @@ use engine::search::lmr::LmrTable;
 use super::Chapter;
 use super::killers::{Plan, Run, common_rows, counters_table, run};
 use super::pvs::{Node, replay};
-use super::versus::{self, Versus};
+use super::versus::{self, Contender, Versus};
 use crate::book::Book;
 use crate::claims::claim;
 use crate::md::{Table, percent, percent_change, signed, thousands};
@@ -27,11 +27,11 @@ pub const CHAPTER: Chapter = Chapter {
     claims,
     measure: |book, stage, measure, progress| {
         PLAN.measure(book, stage, measure, progress)?;
-        versus::measure(book, stage, measure, progress)
+        versus::measure(book, stage, &VERSUS, measure, progress)
     },
     recheck: |book, stage| {
         let mut found = PLAN.recheck(book, stage)?;
-        found.add(versus::recheck(book, stage)?);
+        found.add(versus::recheck(book, stage, &VERSUS)?);
         Ok(found)
     },
     ..Chapter::new(
@@ -52,10 +52,13 @@ pub const CHAPTER: Chapter = Chapter {
 /// The chapter, whose words about the numbers its claims check.
 const TEXT: &str = "ch13-lmr.md";
 
+/// The CPW six and the budget: stage 12 against stage 13.
+const VERSUS: [Contender; 2] = [Contender::stage(12), Contender::stage(13)];
+
 fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let tag = stage.tag();
     let (name, text, counted) = PLAN.cached(book, stage)?;
-    let versus = versus::read(book, stage)?;
+    let versus = versus::read(book, stage, &VERSUS)?;
     versus_claims(&versus)?;
     let mut files = versus.files(book, stage)?;
     files.extend([
