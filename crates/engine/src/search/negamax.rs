@@ -123,6 +123,11 @@ impl Searcher {
             picker.killers(self.killers.at(ply));
         }
         // ANCHOR_END: stage-09-killers--order
+        // ANCHOR: stage-15-see--order
+        if self.techniques.bad_captures {
+            picker.bad_captures_last();
+        }
+        // ANCHOR_END: stage-15-see--order
         // ANCHOR_END: picker
         // ANCHOR: loop
         let mut best = -INF;
@@ -304,7 +309,7 @@ impl Searcher {
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
     /// root, which must name a move.
-    fn tt_cutoff(
+    pub(super) fn tt_cutoff(
         &self,
         entry: &Entry,
         depth: i32,
