@@ -26,7 +26,7 @@ use crate::eval::MATERIAL;
 /// The value of a piece in an exchange: the evaluation's middlegame
 /// material. The king's is never taken (a king takes only where nothing
 /// can take it back), so any value will do.
-fn value(piece: Piece) -> i32 {
+fn piece_value(piece: Piece) -> i32 {
     MATERIAL[piece as usize].mg
 }
 
@@ -76,10 +76,10 @@ pub fn exchange(board: &Board, mv: Move) -> Exchange {
     }
     // The move itself, which is made whatever it costs.
     let mut balance = captured_value(board, mv);
-    let mut on_square = value(mover);
+    let mut on_square = piece_value(mover);
     if let Some(promotion) = mv.promotion {
-        balance += value(promotion) - value(Piece::Pawn);
-        on_square = value(promotion);
+        balance += piece_value(promotion) - piece_value(Piece::Pawn);
+        on_square = piece_value(promotion);
     }
     exchange.balances.push(balance);
     let mut occupied = board.occupied() ^ mv.from.bitboard();
@@ -100,7 +100,7 @@ pub fn exchange(board: &Board, mv: Move) -> Exchange {
         balance = on_square - balance;
         exchange.balances.push(balance);
         exchange.captures.push((piece, from));
-        on_square = value(piece);
+        on_square = piece_value(piece);
         occupied ^= from.bitboard();
         side = !side;
     }
@@ -126,9 +126,9 @@ impl Exchange {
 /// The value of what `mv` takes (0 if nothing).
 pub fn captured_value(board: &Board, mv: Move) -> i32 {
     if is_en_passant(board, mv) {
-        return value(Piece::Pawn);
+        return piece_value(Piece::Pawn);
     }
-    board.piece_on(mv.to).map_or(0, value)
+    board.piece_on(mv.to).map_or(0, piece_value)
 }
 
 /// The least valuable of `takers`, with its square.
