@@ -33,7 +33,7 @@ use crate::board::push_quiet_moves;
 // ANCHOR: stage-10-history--imports
 use crate::history::History;
 // ANCHOR_END: stage-10-history--imports
-use crate::see::see; // +stage-15-see
+use crate::see::see_below; // +stage-15-see
 
 // ANCHOR: stage
 /// The stages of a picker, in the order it walks through them. Each hands
@@ -206,7 +206,7 @@ impl<'a> MovePicker<'a> {
                 }
                 Stage::Noisy => match self.select_best() {
                     // ANCHOR: stage-15-see--hold-back
-                    Some(mv) if self.bad_captures_last && see(self.pos, mv) < 0 => {
+                    Some(mv) if self.bad_captures_last && see_below(self.pos, mv, 0) => {
                         self.scores[self.next - 1] = HELD_BACK;
                     }
                     // ANCHOR_END: stage-15-see--hold-back

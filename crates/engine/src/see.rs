@@ -48,6 +48,22 @@ pub fn see(board: &Board, mv: Move) -> i32 {
     exchange(board, mv).value()
 }
 
+/// Does the exchange `mv` starts end below `threshold` (0 or less)? A
+/// capture of a piece worth at least the one that takes cannot: at worst
+/// it is taken back and the sides are even. Only the other moves need the
+/// exchange played out, and in quiescence most captures are of the first
+/// kind.
+pub fn see_below(board: &Board, mv: Move, threshold: i32) -> bool {
+    debug_assert!(threshold <= 0);
+    let Some(mover) = board.piece_on(mv.from) else {
+        return false;
+    };
+    if captured_value(board, mv) >= piece_value(mover) {
+        return false;
+    }
+    see(board, mv) < threshold
+}
+
 /// An exchange on one square, played to the end: every capture, and the
 /// balance after each.
 pub struct Exchange {

@@ -9,7 +9,7 @@ use crate::movepick::MovePicker;
 use crate::notes::Note;
 // ANCHOR: stage-15-see--imports
 use super::{MATE_BOUND, NodeKind};
-use crate::see::{captured_value, see};
+use crate::see::{captured_value, see_below};
 use crate::tt::{Bound, Entry, score_to_table};
 use cozy_chess::Move;
 // ANCHOR_END: stage-15-see--imports
@@ -147,7 +147,7 @@ impl Searcher {
     /// (and a margin) would not lift the static evaluation to alpha.
     fn pruned_in_quiescence(&mut self, pos: &Board, mv: Move, ply: usize, alpha: i32) -> bool {
         let p = self.params;
-        if self.techniques.quiescence_see && see(pos, mv) < -p.quiescence_see_margin {
+        if self.techniques.quiescence_see && see_below(pos, mv, -p.quiescence_see_margin) {
             self.note(Note::QuiescenceSeePruned);
             return true;
         }
