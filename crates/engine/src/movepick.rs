@@ -509,6 +509,9 @@ impl MovePicker<'_> {
 
     /// The next capture held back, in the order they were held back.
     fn next_held_back(&mut self) -> Option<Move> {
+        if !self.bad_captures_last {
+            return None;
+        }
         while self.bad_next < self.noisy_end {
             let index = self.bad_next;
             self.bad_next += 1;

@@ -82,7 +82,7 @@ impl Searcher {
         // ANCHOR_END: quiescence-picker
         let mut move_count = 0;
         let mut best_move = None; // +stage-15-see
-        for mv in picker {
+        for mv in &mut picker {
             // ANCHOR: stage-15-see--prune
             if !in_check && self.pruned_in_quiescence(pos, mv, ply, alpha) {
                 continue;
@@ -145,6 +145,7 @@ impl Searcher {
     /// opponent's recapture would leave the side worse off than standing
     /// pat. With delta pruning, also if even winning what it takes
     /// (and a margin) would not lift the static evaluation to alpha.
+    #[inline]
     fn pruned_in_quiescence(&mut self, pos: &Board, mv: Move, ply: usize, alpha: i32) -> bool {
         let p = self.params;
         if self.techniques.quiescence_see && see_below(pos, mv, -p.quiescence_see_margin) {
