@@ -38,10 +38,9 @@ impl Searcher {
             return self.static_eval(pos, ply);
         }
         // ANCHOR: stage-15-see--probe
-        let key = self.keys[self.keys.len() - 1];
         let alpha_start = alpha;
         if self.techniques.quiescence_tt
-            && let Some(entry) = self.shared.tt.probe(key)
+            && let Some(entry) = self.shared.tt.probe(self.keys[self.keys.len() - 1])
             && let Some(score) = self.tt_cutoff(&entry, 0, ply, (alpha, beta), NodeKind::NonPv)
         {
             self.note(Note::QuiescenceTtCutoff);
@@ -117,6 +116,7 @@ impl Searcher {
         }
         // ANCHOR: stage-15-see--store
         if self.techniques.quiescence_tt {
+            let key = self.keys[self.keys.len() - 1];
             let bound = if best >= beta {
                 Bound::Lower
             } else if best > alpha_start {
