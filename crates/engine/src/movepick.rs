@@ -129,9 +129,10 @@ pub struct MovePicker<'a> {
     /// set to `HELD_BACK`.
     bad_captures_last: bool,
     /// How many of `moves` are captures and promotions, and how far the
-    /// search for held-back captures has gone.
-    noisy_end: usize,
-    bad_next: usize,
+    /// search for held-back captures has gone. A position has far fewer
+    /// than 256 of them, and a byte keeps the picker small.
+    noisy_end: u8,
+    bad_next: u8,
     // ANCHOR_END: stage-15-see--picker
 }
 
@@ -395,7 +396,7 @@ impl MovePicker<'_> {
         let pos = self.pos;
         let scores = self.moves.iter().map(|&mv| order_score(mvv_lva(pos, mv)));
         self.scores.extend(scores);
-        self.noisy_end = self.moves.len(); // +stage-15-see
+        self.noisy_end = self.moves.len() as u8; // +stage-15-see
     }
     // ANCHOR_END: generate-noisy
 
@@ -513,7 +514,7 @@ impl MovePicker<'_> {
             return None;
         }
         while self.bad_next < self.noisy_end {
-            let index = self.bad_next;
+            let index = usize::from(self.bad_next);
             self.bad_next += 1;
             if self.scores[index] == HELD_BACK {
                 return Some(self.moves[index]);

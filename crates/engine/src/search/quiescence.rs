@@ -8,9 +8,8 @@ use crate::board::{has_legal_move, make_move, only_king_and_pawns};
 use crate::movepick::MovePicker;
 use crate::notes::Note;
 // ANCHOR: stage-15-see--imports
-use super::{MATE_BOUND, NodeKind};
+use super::NodeKind;
 use crate::see::{captured_value, see_below};
-use crate::tt::{Bound, Entry, score_to_table};
 use cozy_chess::Move;
 // ANCHOR_END: stage-15-see--imports
 
@@ -80,10 +79,13 @@ impl Searcher {
         // ANCHOR_END: stage-07-mvvlva
         // ANCHOR_END: quiescence-picker
         let mut move_count = 0;
-        let mut best_move = None; // +stage-15-see
+        // ANCHOR: stage-15-see--may-prune
+        let may_prune =
+            !in_check && (self.techniques.quiescence_see || self.techniques.delta_pruning);
+        // ANCHOR_END: stage-15-see--may-prune
         for mv in &mut picker {
             // ANCHOR: stage-15-see--prune
-            if !in_check && self.pruned_in_quiescence(pos, mv, ply, alpha) {
+            if may_prune && self.pruned_in_quiescence(pos, mv, ply, alpha) {
                 continue;
             }
             // ANCHOR_END: stage-15-see--prune
@@ -97,11 +99,6 @@ impl Searcher {
             if self.aborted {
                 return 0;
             }
-            // ANCHOR: stage-15-see--best
-            if score > best {
-                best_move = Some(mv);
-            }
-            // ANCHOR_END: stage-15-see--best
             best = best.max(score);
             alpha = alpha.max(score);
             if self.techniques.alpha_beta && score >= beta {
@@ -116,22 +113,7 @@ impl Searcher {
         }
         // ANCHOR: stage-15-see--store
         if self.techniques.quiescence_tt {
-            let key = self.keys[self.keys.len() - 1];
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let entry = Entry {
-                mv: best_move,
-                score: score_to_table(best, ply, MATE_BOUND),
-                eval: self.static_eval(pos, ply),
-                depth: 0,
-                bound,
-            };
-            self.shared.tt.store(key, entry, self.replace);
+            self.tt_store(pos, ply, 0, (best, None), (alpha_start, beta));
         }
         // ANCHOR_END: stage-15-see--store
         best
