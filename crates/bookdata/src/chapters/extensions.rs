@@ -55,7 +55,7 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let mates = read_mates(book, stage)?;
     let versus = versus::read(book, stage, &VERSUS)?;
     versus_claims(&versus)?;
-    let mut files = versus.files(book, stage)?;
+    let mut files = versus.files(book, stage, &VERSUS)?;
     files.extend([
         (name, text),
         (format!("{tag}-counters.md"), counters(&counted)?),

@@ -60,7 +60,7 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let (name, text, counted) = PLAN.cached(book, stage)?;
     let versus = versus::read(book, stage, &VERSUS)?;
     versus_claims(&versus)?;
-    let mut files = versus.files(book, stage)?;
+    let mut files = versus.files(book, stage, &VERSUS)?;
     files.extend([
         (name, text),
         (format!("{tag}-counters.md"), counters(&counted)?),

@@ -83,11 +83,6 @@ impl Contender {
 pub struct Versus {
     pub cpw: Vec<Counted>,
     pub budget: Vec<Budget>,
-    /// The contenders' headings and flags, for the tables.
-    #[serde(skip)]
-    columns: Vec<(String, String)>,
-    #[serde(skip)]
-    header: String,
 }
 
 /// Nodes per CPW position of one contender at [`CPW_DEPTH`].
@@ -178,8 +173,6 @@ pub fn measure(
         let mut versus = Versus {
             cpw: Vec::new(),
             budget: Vec::new(),
-            columns: Vec::new(),
-            header: String::new(),
         };
         for contender in contenders {
             let flags = contender.flags();
@@ -208,7 +201,7 @@ pub fn recheck(book: &Book, stage: &Stage, contenders: &[Contender]) -> Result<R
 /// measures for `contenders`.
 pub fn read(book: &Book, stage: &Stage, contenders: &[Contender]) -> Result<Versus, String> {
     let name = name(stage);
-    let mut versus: Versus = cache::read(book.root, &name)?;
+    let versus: Versus = cache::read(book.root, &name)?;
     let same = versus.cpw.len() == contenders.len()
         && versus.budget.len() == contenders.len()
         && contenders.iter().enumerate().all(|(i, c)| {
@@ -222,11 +215,6 @@ pub fn read(book: &Book, stage: &Stage, contenders: &[Contender]) -> Result<Vers
             "{name}: holds other runs than the chapter measures (run scripts/book-data)"
         ));
     }
-    versus.columns = contenders
-        .iter()
-        .map(|c| (c.heading(), c.flags()))
-        .collect();
-    versus.header = header(contenders);
     Ok(versus)
 }
 
@@ -257,42 +245,52 @@ impl Versus {
     }
 
     /// The cache and the two tables.
-    pub fn files(&self, book: &Book, stage: &Stage) -> Result<Files, String> {
+    /// `contenders` are those the cache was read for.
+    pub fn files(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        contenders: &[Contender],
+    ) -> Result<Files, String> {
         let tag = stage.tag();
         Ok(Files::from([
-            (name(stage), cache::text(&self.header, self)?),
-            (format!("{tag}-cpw.md"), self.cpw_table(book)?),
-            (format!("{tag}-budget.md"), self.budget_table()),
+            (name(stage), cache::text(&header(contenders), self)?),
+            (format!("{tag}-cpw.md"), self.cpw_table(book, contenders)?),
+            (format!("{tag}-budget.md"), self.budget_table(contenders)),
         ]))
     }
 
     /// A table with a column per contender and one more (`last`, the last
     /// contender against the first); `align`s the numbers to the right.
-    fn table(&self, last: &str) -> Table {
+    fn table(contenders: &[Contender], last: &str) -> Table {
         let mut heads: Vec<&str> = vec!["Position"];
-        heads.extend(self.columns.iter().map(|(heading, _)| heading.as_str()));
+        let headings: Vec<String> = contenders.iter().map(Contender::heading).collect();
+        heads.extend(headings.iter().map(String::as_str));
         heads.push(last);
         let heads: Vec<&dyn std::fmt::Display> = heads.iter().map(|h| h as _).collect();
-        Table::new(&format!("l{}r", "r".repeat(self.columns.len())), &heads)
+        Table::new(&format!("l{}r", "r".repeat(contenders.len())), &heads)
     }
 
     /// "`cargo run --release -- bench FLAGS …`" for the first contender,
     /// and the flags of each other one.
-    fn commands(&self, rest: &str) -> String {
-        let flags: Vec<String> = self.columns.iter().map(|(_, f)| format!("`{f}`")).collect();
+    fn commands(contenders: &[Contender], rest: &str) -> String {
+        let flags: Vec<String> = contenders
+            .iter()
+            .map(|c| format!("`{}`", c.flags()))
+            .collect();
         let others = match flags.len() {
             2 => flags[1].clone(),
             n => format!("{} and {}", flags[1..n - 1].join(", "), flags[n - 1]),
         };
         format!(
             "`cargo run --release -- bench {}{rest}` and the same with {others}",
-            self.columns[0].1
+            contenders[0].flags()
         )
     }
 
-    fn cpw_table(&self, book: &Book) -> Result<String, String> {
+    fn cpw_table(&self, book: &Book, contenders: &[Contender]) -> Result<String, String> {
         let fens = cpw_fens(book)?;
-        let mut table = self.table("Change");
+        let mut table = Self::table(contenders, "Change");
         let bold = |text: String| format!("**{text}**");
         for index in 0..fens.len() {
             let name = match index {
@@ -322,12 +320,12 @@ impl Versus {
         Ok(table.note(format!(
             "The six positions of `{CPW}` (the perft positions of the Chess Programming Wiki) at \
              depth {CPW_DEPTH}, one fresh engine each: {}.",
-            self.commands(&rest)
+            Self::commands(contenders, &rest)
         )))
     }
 
-    fn budget_table(&self) -> String {
-        let mut table = self.table("Gain");
+    fn budget_table(&self, contenders: &[Contender]) -> String {
+        let mut table = Self::table(contenders, "Gain");
         let last = self.budget.len() - 1;
         for (index, gain) in self.depth_gains().iter().enumerate() {
             let mut cells = vec![position_name(index)];
