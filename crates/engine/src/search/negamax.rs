@@ -329,7 +329,6 @@ impl Searcher {
         settled.then_some(score)
     }
 
-    // ANCHOR: tt_store
     /// Remember what the search of this node found: its `best` score and
     /// move, and what kind of bound the score is, from where it fell
     /// against the window `(alpha, beta)` the node was searched with.
@@ -358,7 +357,6 @@ impl Searcher {
         let key = self.keys[self.keys.len() - 1];
         self.shared.tt.store(key, entry, self.replace);
     }
-    // ANCHOR_END: tt_store
 }
 // ANCHOR_END: stage-08-tt
 // ANCHOR: stage-10-history
