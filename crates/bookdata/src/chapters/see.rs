@@ -60,13 +60,37 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (format!("{tag}-counters.md"), counters(&counted)?),
         (format!("{tag}-exchanges.md"), exchanges_table()?),
         (format!("{tag}-battery.svg"), battery_svg()?),
-        (format!("{tag}-battery.md"), battery_figure(&tag)),
+        (format!("{tag}-battery.md"), battery_figure(tag)),
         (format!("{tag}-swap.md"), swap_table()?),
     ]);
     Ok(files)
 }
 
 fn claims(book: &Book) -> Result<(), String> {
+    if let Some(sprt) = book.find(15).and_then(|stage| stage.manifest.sprt.as_ref()) {
+        claim(
+            sprt.verdict.as_deref() == Some("inconclusive") && sprt.elo.is_some_and(|e| e > 0.0),
+            TEXT,
+            "that the stage's match decided nothing, its interval centred above zero",
+        )?;
+    }
+    if let Some(stage) = book.find(15)
+        && let Some(delta) = stage.manifest.experiments.get("delta_pruning")
+    {
+        claim(
+            delta.verdict.as_deref() == Some("H0 accepted")
+                && delta.games < 1000
+                && delta.elo.is_some_and(|elo| elo < 0.0)
+                && !stage
+                    .manifest
+                    .techniques
+                    .iter()
+                    .any(|t| t == "delta_pruning"),
+            TEXT,
+            "that delta pruning's SPRT accepted H0 before a thousand games, centred below zero, \
+             and that it stays off in the preset",
+        )?;
+    }
     let Some(c) = book.compared(15)? else {
         return Ok(());
     };
