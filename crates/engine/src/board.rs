@@ -326,8 +326,18 @@ pub fn is_quiet(board: &Board, mv: Move) -> bool {
 /// board's occupancy (so a piece behind another of the same line does not
 /// count).
 pub fn attackers(board: &Board, square: Square, color: Color) -> BitBoard {
+    attackers_through(board, square, color, board.occupied())
+}
+
+/// The same, with only the pieces of `occupied` blocking the lines. (The
+/// result may include pieces outside `occupied`.)
+pub fn attackers_through(
+    board: &Board,
+    square: Square,
+    color: Color,
+    occupied: BitBoard,
+) -> BitBoard {
     use cozy_chess::{get_bishop_moves, get_king_moves, get_knight_moves, get_rook_moves};
-    let occupied = board.occupied();
     let theirs = |piece| board.colored_pieces(color, piece);
     let diagonal = theirs(Piece::Bishop) | theirs(Piece::Queen);
     let straight = theirs(Piece::Rook) | theirs(Piece::Queen);

@@ -13,6 +13,7 @@ pub mod board;
 pub mod perft;
 
 pub mod eval; // +stage-02-eval
+pub mod see; // +stage-15-see
 
 pub mod notes; // +stage-03-negamax
 // The numbers and switches a search runs with, and the stages' presets

@@ -33,6 +33,7 @@ use crate::board::push_quiet_moves;
 // ANCHOR: stage-10-history--imports
 use crate::history::History;
 // ANCHOR_END: stage-10-history--imports
+use crate::see::see_below; // +stage-15-see
 
 // ANCHOR: stage
 /// The stages of a picker, in the order it walks through them. Each hands
@@ -57,6 +58,8 @@ pub enum Stage {
     GenerateRest,
     /// Hand them out.
     Rest,
+    /// The captures that lose material, held back until now.
+    BadNoisy, // +stage-15-see
     /// Every move has been handed out.
     Done,
 }
@@ -74,6 +77,7 @@ impl Stage {
         Stage::Killers,       // +stage-09-killers
         Stage::GenerateRest,
         Stage::Rest,
+        Stage::BadNoisy, // +stage-15-see
         Stage::Done,
     ];
 
@@ -119,6 +123,17 @@ pub struct MovePicker<'a> {
     tt_move: Option<Move>, // +stage-08-tt
     /// This ply's killer moves, tried after the captures.
     killers: [Option<Move>; 2], // +stage-09-killers
+    // ANCHOR: stage-15-see--picker
+    /// Hold back the captures that lose material until after the quiet
+    /// moves. A capture held back keeps its place in `moves`, its score
+    /// set to `HELD_BACK`.
+    bad_captures_last: bool,
+    /// How many of `moves` are captures and promotions, and how far the
+    /// search for held-back captures has gone. A position has far fewer
+    /// than 256 of them, and a byte keeps the picker small.
+    noisy_end: u8,
+    bad_next: u8,
+    // ANCHOR_END: stage-15-see--picker
 }
 
 impl<'a> MovePicker<'a> {
@@ -138,6 +153,9 @@ impl<'a> MovePicker<'a> {
             scores: ArrayVec::new(),     // +stage-07-mvvlva
             tt_move: None,               // +stage-08-tt
             killers: [None; 2],          // +stage-09-killers
+            bad_captures_last: false,    // +stage-15-see
+            noisy_end: 0,                // +stage-15-see
+            bad_next: 0,                 // +stage-15-see
         }
     }
 
@@ -188,6 +206,11 @@ impl<'a> MovePicker<'a> {
                     }
                 }
                 Stage::Noisy => match self.select_best() {
+                    // ANCHOR: stage-15-see--hold-back
+                    Some(mv) if self.bad_captures_last && see_below(self.pos, mv, 0) => {
+                        self.scores[self.next - 1] = HELD_BACK;
+                    }
+                    // ANCHOR_END: stage-15-see--hold-back
                     Some(mv) => return Some(mv),
                     None => self.stage = self.stage.next(),
                 },
@@ -211,6 +234,12 @@ impl<'a> MovePicker<'a> {
                     Some(mv) => return Some(mv),
                     None => self.stage = self.stage.next(),
                 },
+                // ANCHOR: stage-15-see--next
+                Stage::BadNoisy => match self.next_held_back() {
+                    Some(mv) => return Some(mv),
+                    None => self.stage = self.stage.next(),
+                },
+                // ANCHOR_END: stage-15-see--next
                 Stage::Done => return None,
             }
         }
@@ -367,6 +396,7 @@ impl MovePicker<'_> {
         let pos = self.pos;
         let scores = self.moves.iter().map(|&mv| order_score(mvv_lva(pos, mv)));
         self.scores.extend(scores);
+        self.noisy_end = self.moves.len() as u8; // +stage-15-see
     }
     // ANCHOR_END: generate-noisy
 
@@ -468,6 +498,68 @@ impl MovePicker<'_> {
     }
 }
 // ANCHOR_END: stage-10-history
+// ANCHOR: stage-15-see
+
+impl MovePicker<'_> {
+    /// Hand out the captures that lose material, by static exchange
+    /// evaluation, after the quiet moves: a quiet move is more likely to
+    /// cut off than a capture that gives a piece away.
+    pub fn bad_captures_last(&mut self) {
+        self.bad_captures_last = true;
+    }
+
+    /// The next capture held back, in the order they were held back.
+    fn next_held_back(&mut self) -> Option<Move> {
+        if !self.bad_captures_last {
+            return None;
+        }
+        while self.bad_next < self.noisy_end {
+            let index = usize::from(self.bad_next);
+            self.bad_next += 1;
+            if self.scores[index] == HELD_BACK {
+                return Some(self.moves[index]);
+            }
+        }
+        None
+    }
+}
+
+/// The score that marks a capture held back: no capture scores so low.
+const HELD_BACK: i16 = i16::MIN;
+
+#[cfg(test)]
+mod bad_capture_tests {
+    use super::*;
+    use crate::board::{legal_moves, parse_fen, parse_uci_move};
+
+    /// Rg1xg5 wins a knight; Qd1xd5 loses the queen to exd5.
+    const TWO_CAPTURES: &str = "4k3/8/4p3/3p2n1/8/8/8/3Q2RK w - - 0 1";
+
+    fn order(bad_last: bool) -> Vec<String> {
+        let pos = parse_fen(TWO_CAPTURES).expect("test FEN is valid");
+        let mut picker = MovePicker::new(&pos);
+        picker.mvv_lva();
+        if bad_last {
+            picker.bad_captures_last();
+        }
+        let moves: Vec<Move> = picker.collect();
+        assert_eq!(moves.len(), legal_moves(&pos).len(), "every move, once");
+        let uci = |mv: &Move| crate::board::move_to_uci(&pos, *mv);
+        moves.iter().map(uci).collect()
+    }
+
+    #[test]
+    fn a_losing_capture_comes_after_the_quiet_moves() {
+        let moves = order(true);
+        assert_eq!(moves.first().map(String::as_str), Some("g1g5"));
+        assert_eq!(moves.last().map(String::as_str), Some("d1d5"));
+        // Without the switch, both captures come first, by MVV-LVA.
+        assert_eq!(order(false)[..2], ["g1g5", "d1d5"]);
+        let pos = parse_fen(TWO_CAPTURES).expect("test FEN is valid");
+        assert!(parse_uci_move(&pos, "d1d5").is_ok());
+    }
+}
+// ANCHOR_END: stage-15-see
 
 #[cfg(test)]
 mod tests {

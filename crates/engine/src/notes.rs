@@ -129,6 +129,14 @@ notes! {
     /// An extension is refused: the path is already too long.
     ExtensionLimit => "extensions refused",
     // ANCHOR_END: stage-14-extensions--note
+    // ANCHOR: stage-15-see--note
+    /// Quiescence skips a capture that loses material,
+    QuiescenceSeePruned => "quiescence: losing captures skipped",
+    /// or one that cannot reach alpha (delta pruning).
+    DeltaPruned => "quiescence: delta pruned",
+    /// The table settled a quiescence node.
+    QuiescenceTtCutoff => "quiescence: table cutoffs",
+    // ANCHOR_END: stage-15-see--note
 }
 // ANCHOR_END: note-list
 

@@ -121,6 +121,14 @@ params! {
     /// (mode 0 only); 0: every check.
     check_ext_safe: "CheckExtSafe" = 1, 0..=1;
     // ANCHOR_END: stage-14-extensions
+    // ANCHOR: stage-15-see
+    /// Quiescence skips a capture whose exchange loses more than this many
+    /// centipawns.
+    quiescence_see_margin: "QsSeeMargin" = 0, 0..=1000;
+    /// Delta pruning skips a capture when the evaluation plus what it takes
+    /// plus this many centipawns stays at or below alpha.
+    delta_margin: "DeltaMargin" = 200, 0..=2000;
+    // ANCHOR_END: stage-15-see
 }
 
 /// A parameter as a UCI spin option.

@@ -85,6 +85,17 @@ techniques! {
     /// Check extensions: one ply more for a move that gives check.
     check_ext: "checkext", "CheckExtensions";
     // ANCHOR_END: stage-14-extensions
+    // ANCHOR: stage-15-see
+    /// Captures that lose material (by static exchange evaluation) after
+    /// the quiet moves.
+    bad_captures: "badcaptures", "BadCapturesLast";
+    /// Quiescence skips captures that lose material.
+    quiescence_see: "qsee", "QuiescenceSee";
+    /// Quiescence skips captures that cannot lift the evaluation to alpha.
+    delta_pruning: "delta", "DeltaPruning";
+    /// Quiescence probes and stores the transposition table.
+    quiescence_tt: "qtt", "QuiescenceTable";
+    // ANCHOR_END: stage-15-see
 }
 // ANCHOR_END: technique-list
 

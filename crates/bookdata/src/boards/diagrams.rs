@@ -339,5 +339,51 @@ pub fn all() -> Vec<Diagram> {
         },
     ]);
     // ANCHOR_END: stage-14-extensions--boards
+    // ANCHOR: stage-15-see--boards
+    all.extend([
+        Diagram {
+            stage: 15,
+            name: "see-bishop-alone",
+            position: Fen("7k/8/5n2/3p4/8/1B6/8/6K1 w - - 0 1"),
+            played: "",
+            arrow: Some("b3d5"),
+            caption: "The battery without its queen: Bxd5 Nxd5, a bishop for a pawn.",
+        },
+        Diagram {
+            stage: 15,
+            name: "see-en-passant",
+            position: Fen("4k3/2p5/8/3pP3/8/8/8/3RK3 w - d6 0 1"),
+            played: "",
+            arrow: Some("e5d6"),
+            caption: "En passant: exd6 takes the pawn on d5, and the rook on d1 then sees d6.",
+        },
+        Diagram {
+            stage: 15,
+            name: "see-promotion",
+            position: Fen("2r4k/1P2n3/8/8/8/8/8/4K3 w - - 0 1"),
+            played: "",
+            arrow: Some("b7c8q"),
+            caption: "A promotion that takes: bxc8=Q wins the rook, and the knight takes the \
+                      new queen.",
+        },
+        Diagram {
+            stage: 15,
+            name: "see-king",
+            position: Fen("8/8/4k3/4p2R/8/8/8/4R1K1 w - - 0 1"),
+            played: "",
+            arrow: Some("h5e5"),
+            caption: "Rxe5: the king may not take back, since the rook on e1 guards e5.",
+        },
+        Diagram {
+            stage: 15,
+            name: "see-pin",
+            position: Fen("8/4k3/5n2/3p4/7B/8/8/3R2K1 w - - 0 1"),
+            played: "",
+            arrow: Some("d1d5"),
+            caption: "A pin SEE does not see: the knight on f6 cannot take on d5, since the \
+                      bishop on h4 pins it to its king.",
+        },
+    ]);
+    // ANCHOR_END: stage-15-see--boards
     all
 }

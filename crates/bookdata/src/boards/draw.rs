@@ -291,3 +291,32 @@ pub fn svg(board: &Board, mv: Option<Move>, title: &str) -> String {
     );
     out
 }
+// ANCHOR: stage-15-see--bookdata-draw
+
+/// The diagram of `board` with several arrows, numbered in order at their
+/// tails: a sequence of captures on one square, where an x-ray's arrow
+/// runs along the arrow of the piece in front of it.
+pub fn svg_numbered(board: &Board, arrows: &[(Square, Square)], title: &str) -> String {
+    let mut out = svg(board, None, title);
+    let mut drawn = String::new();
+    for &(from, to) in arrows {
+        drawn.push_str(&arrow(from, to));
+    }
+    for (number, &(from, _)) in arrows.iter().enumerate() {
+        let (x, y) = centre(from);
+        let (x, y) = (x - SQUARE as f64 / 3.0, y - SQUARE as f64 / 3.0);
+        let _ = write!(
+            drawn,
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"8\" fill=\"#fff\" stroke=\"{ARROW}\" \
+             stroke-width=\"2\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\" \
+             font-size=\"11\" font-weight=\"bold\" fill=\"{ARROW}\">{}</text>",
+            y + 4.0,
+            number + 1
+        );
+    }
+    drawn.push('\n');
+    let end = out.rfind("</svg>").unwrap_or(out.len());
+    out.insert_str(end, &drawn);
+    out
+}
+// ANCHOR_END: stage-15-see--bookdata-draw

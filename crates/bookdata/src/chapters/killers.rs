@@ -145,6 +145,11 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("check_extensions", stats[Count::CheckExtension]),
         ("extensions_refused", stats[Count::ExtensionLimit]),
         // ANCHOR_END: stage-14-extensions--bookdata-counters
+        // ANCHOR: stage-15-see--bookdata-counters
+        ("quiescence_see_pruned", stats[Count::QuiescenceSeePruned]),
+        ("delta_pruned", stats[Count::DeltaPruned]),
+        ("quiescence_table_cutoffs", stats[Count::QuiescenceTtCutoff]),
+        // ANCHOR_END: stage-15-see--bookdata-counters
     ]
 }
 

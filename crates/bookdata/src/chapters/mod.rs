@@ -44,6 +44,8 @@ pub mod versus; // +stage-13-lmr
 
 pub mod extensions; // +stage-14-extensions
 
+pub mod see; // +stage-15-see
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -70,6 +72,7 @@ chapters! {
     nullmove; // +stage-12-nullmove
     lmr; // +stage-13-lmr
     extensions; // +stage-14-extensions
+    see; // +stage-15-see
 }
 
 /// Hears what is being measured.

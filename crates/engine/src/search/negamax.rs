@@ -123,6 +123,11 @@ impl Searcher {
             picker.killers(self.killers.at(ply));
         }
         // ANCHOR_END: stage-09-killers--order
+        // ANCHOR: stage-15-see--order
+        if self.techniques.bad_captures {
+            picker.bad_captures_last();
+        }
+        // ANCHOR_END: stage-15-see--order
         // ANCHOR_END: picker
         // ANCHOR: loop
         let mut best = -INF;
@@ -277,21 +282,7 @@ impl Searcher {
         // ANCHOR_END: stage-14-extensions--no-store
         // ANCHOR: stage-08-tt--store
         if self.techniques.tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let entry = Entry {
-                mv: best_move,
-                score: score_to_table(best, ply, MATE_BOUND),
-                eval: self.static_eval(pos, ply),
-                depth,
-                bound,
-            };
-            self.shared.tt.store(key, entry, self.replace);
+            self.tt_store(pos, ply, depth, (best, best_move), (alpha_start, beta));
         }
         // ANCHOR_END: stage-08-tt--store
         best
@@ -304,7 +295,7 @@ impl Searcher {
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
     /// root, which must name a move.
-    fn tt_cutoff(
+    pub(super) fn tt_cutoff(
         &self,
         entry: &Entry,
         depth: i32,
@@ -336,6 +327,35 @@ impl Searcher {
             Bound::Upper => score <= alpha,
         };
         settled.then_some(score)
+    }
+
+    /// Remember what the search of this node found: its `best` score and
+    /// move, and what kind of bound the score is, from where it fell
+    /// against the window `(alpha, beta)` the node was searched with.
+    pub(super) fn tt_store(
+        &mut self,
+        pos: &Board,
+        ply: usize,
+        depth: i32,
+        (best, best_move): (i32, Option<Move>),
+        (alpha, beta): (i32, i32),
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let entry = Entry {
+            mv: best_move,
+            score: score_to_table(best, ply, MATE_BOUND),
+            eval: self.static_eval(pos, ply),
+            depth,
+            bound,
+        };
+        let key = self.keys[self.keys.len() - 1];
+        self.shared.tt.store(key, entry, self.replace);
     }
 }
 // ANCHOR_END: stage-08-tt

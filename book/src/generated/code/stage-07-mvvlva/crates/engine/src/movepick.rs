@@ -143,6 +143,23 @@ pub struct MovePicker<'a> {
     }
     // ANCHOR_END: generate_rest
 // …
+    // ANCHOR: generate-noisy
+    /// Hand out captures and promotions first, best MVV-LVA score first,
+    /// then the quiet moves.
+    pub fn mvv_lva(&mut self) {
+        self.noisy_first = true;
+        self.victims_first = false;
+    }
+
+    /// Append the captures and promotions, each with its score.
+    fn generate_noisy(&mut self) {
+        push_noisy_moves(self.pos, &mut self.moves);
+        let pos = self.pos;
+        let scores = self.moves.iter().map(|&mv| order_score(mvv_lva(pos, mv)));
+        self.scores.extend(scores);
+    }
+    // ANCHOR_END: generate-noisy
+// …
     // ANCHOR: select_best
     /// The best-scoring wanted move not yet handed out (the first of
     /// equals). Instead of sorting the whole list, each call finds the best

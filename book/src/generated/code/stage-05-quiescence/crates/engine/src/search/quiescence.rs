@@ -50,7 +50,7 @@
         picker.for_quiescence();
         // ANCHOR_END: quiescence-picker
         let mut move_count = 0;
-        for mv in picker {
+        for mv in &mut picker {
             move_count += 1;
             let child = make_move(pos, mv);
             self.push_move(pos, &child, mv, ply);

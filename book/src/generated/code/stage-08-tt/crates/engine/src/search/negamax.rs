@@ -133,21 +133,7 @@
         // ANCHOR_END: loop
         // ANCHOR: stage-08-tt--store
         if self.techniques.tt {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            let entry = Entry {
-                mv: best_move,
-                score: score_to_table(best, ply, MATE_BOUND),
-                eval: self.static_eval(pos, ply),
-                depth,
-                bound,
-            };
-            self.shared.tt.store(key, entry, self.replace);
+            self.tt_store(pos, ply, depth, (best, best_move), (alpha_start, beta));
         }
         // ANCHOR_END: stage-08-tt--store
         best
@@ -159,7 +145,7 @@
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
     /// root, which must name a move.
-    fn tt_cutoff(
+    pub(super) fn tt_cutoff(
         &self,
         entry: &Entry,
         depth: i32,
@@ -179,3 +165,34 @@
         settled.then_some(score)
     }
     // ANCHOR_END: tt_cutoff
+// …
+    // ANCHOR: tt_store
+    /// Remember what the search of this node found: its `best` score and
+    /// move, and what kind of bound the score is, from where it fell
+    /// against the window `(alpha, beta)` the node was searched with.
+    pub(super) fn tt_store(
+        &mut self,
+        pos: &Board,
+        ply: usize,
+        depth: i32,
+        (best, best_move): (i32, Option<Move>),
+        (alpha, beta): (i32, i32),
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let entry = Entry {
+            mv: best_move,
+            score: score_to_table(best, ply, MATE_BOUND),
+            eval: self.static_eval(pos, ply),
+            depth,
+            bound,
+        };
+        let key = self.keys[self.keys.len() - 1];
+        self.shared.tt.store(key, entry, self.replace);
+    }
+    // ANCHOR_END: tt_store

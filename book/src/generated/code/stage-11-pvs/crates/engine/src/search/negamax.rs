@@ -23,7 +23,7 @@
     /// if it does: the entry must come from a search at least as deep, and
     /// its bound must settle the question the window asks. Never at the
     /// root, which must name a move.
-    fn tt_cutoff(
+    pub(super) fn tt_cutoff(
         &self,
         entry: &Entry,
         depth: i32,
