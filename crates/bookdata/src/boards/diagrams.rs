@@ -343,6 +343,16 @@ pub fn all() -> Vec<Diagram> {
     all.extend([
         Diagram {
             stage: 15,
+            name: "see-battery",
+            position: Exchange(crate::chapters::see::BATTERY),
+            played: "",
+            arrow: Some("b3d5"),
+            caption: "A battery: White's queen on a2 stands behind the bishop on b3, both on \
+                      the diagonal to d5, which Black's knight defends. The arrows are the \
+                      exchange in order: 1 Bb3×d5, 2 Nf6×d5, 3 Qa2×d5.",
+        },
+        Diagram {
+            stage: 15,
             name: "see-bishop-alone",
             position: Fen("7k/8/5n2/3p4/8/1B6/8/6K1 w - - 0 1"),
             played: "",

@@ -49,6 +49,11 @@ pub enum Position {
         file: &'static str,
         fen: &'static str,
     },
+    // ANCHOR: stage-15-see--bookdata-exchange
+    /// A FEN whose arrow starts an exchange: every capture of the exchange
+    /// on its square is drawn, numbered in order.
+    Exchange(&'static str),
+    // ANCHOR_END: stage-15-see--bookdata-exchange
 }
 
 /// One diagram.
@@ -84,10 +89,16 @@ pub fn render(root: &Path, stages: &[Stage]) -> Result<Files, String> {
         };
         let base = format!("{}-board-{}", stage.tag(), diagram.name);
         let drawn = Drawn::of(root, &diagram).map_err(|e| format!("{base}: {e}"))?;
-        files.insert(
-            format!("{base}.svg"),
-            draw::svg(&drawn.board, drawn.mv, &drawn.fen),
-        );
+        let svg = draw::svg(&drawn.board, drawn.mv, &drawn.fen);
+        // ANCHOR: stage-15-see--bookdata-exchange-draw
+        let svg = match (diagram.position, drawn.mv) {
+            (Position::Exchange(_), Some(mv)) => {
+                draw::svg_numbered(&drawn.board, &exchange_arrows(&drawn.board, mv), &drawn.fen)
+            }
+            _ => svg,
+        };
+        // ANCHOR_END: stage-15-see--bookdata-exchange-draw
+        files.insert(format!("{base}.svg"), svg);
         files.insert(format!("{base}.md"), figure(&base, &diagram, &drawn));
         shown_first_by_its_stage(root, stages, stage, &base)?;
     }
@@ -129,6 +140,7 @@ impl Drawn {
     fn of(root: &Path, diagram: &Diagram) -> Result<Drawn, String> {
         let (fen, key, label) = match diagram.position {
             Position::Fen(fen) => (fen.to_string(), None, None),
+            Position::Exchange(fen) => (fen.to_string(), None, None), // +stage-15-see
             Position::Bench(n) => {
                 let fens = engine::stages::bench_fens();
                 let fen = fens
@@ -191,6 +203,16 @@ impl Drawn {
     }
 }
 
+// ANCHOR: stage-15-see--bookdata-exchange-arrows
+/// The squares each capture of the exchange `mv` starts joins, in order.
+fn exchange_arrows(board: &Board, mv: Move) -> Vec<(cozy_chess::Square, cozy_chess::Square)> {
+    let played = engine::see::exchange(board, mv);
+    let mut arrows = vec![(mv.from, mv.to)];
+    arrows.extend(played.captures.iter().map(|&(_, from)| (from, mv.to)));
+    arrows
+}
+// ANCHOR_END: stage-15-see--bookdata-exchange-arrows
+
 /// `text` safe inside HTML.
 pub(crate) fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -230,6 +252,11 @@ fn figure(base: &str, diagram: &Diagram, drawn: &Drawn) -> String {
     caption.push_str(&format!(" {side} to move"));
     match &drawn.uci {
         Some(uci) if drawn.key_move => caption.push_str(&format!("; the key move `{uci}`")),
+        // ANCHOR: stage-15-see--bookdata-exchange-caption
+        Some(uci) if matches!(diagram.position, Position::Exchange(_)) => {
+            caption.push_str(&format!("; the first arrow is `{uci}`"))
+        }
+        // ANCHOR_END: stage-15-see--bookdata-exchange-caption
         Some(uci) => caption.push_str(&format!("; the arrow is `{uci}`")),
         None => {}
     }
