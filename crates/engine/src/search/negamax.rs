@@ -7,16 +7,14 @@ use super::{INF, Line, MAX_PLY, NodeKind, Searcher, extend_line};
 // ANCHOR: stage-09-killers--imports
 use crate::board::is_quiet;
 // ANCHOR_END: stage-09-killers--imports
+use crate::board::MoveList; // +stage-10-history
 use crate::board::make_move;
-// ANCHOR: stage-10-history--imports
-use crate::board::MoveList;
-use cozy_chess::Move;
-// ANCHOR_END: stage-10-history--imports
 use crate::movepick::MovePicker;
 use crate::notes::Note;
 // ANCHOR: stage-08-tt--imports
 use super::MATE_BOUND;
 use crate::tt::{Bound, Entry, score_from_table, score_to_table};
+use cozy_chess::Move;
 // ANCHOR_END: stage-08-tt--imports
 // ANCHOR: stage-14-extensions--imports
 use super::Singular;
