@@ -48,6 +48,9 @@ mod extensions;
 use extensions::Singular;
 // ANCHOR_END: stage-14-extensions--module
 mod negamax;
+// ANCHOR: stage-16-pruning--module
+mod pruning;
+// ANCHOR_END: stage-16-pruning--module
 // ANCHOR: stage-12-nullmove--module
 mod nullmove;
 // ANCHOR_END: stage-12-nullmove--module
@@ -262,6 +265,9 @@ pub struct Searcher {
     /// move, while the singular test searches the others.
     excluded: [Option<Move>; MAX_PLY],
     // ANCHOR_END: stage-14-extensions--searcher
+    /// The static evaluation of the node at each ply of the path, for
+    /// the node two plies below (`None`: in check, or not needed).
+    evals: [Option<i32>; MAX_PLY], // +stage-16-pruning
 }
 
 impl Searcher {
@@ -294,6 +300,7 @@ impl Searcher {
             lmr_table: LmrTable::new(params.lmr_base, params.lmr_divisor), // +stage-13-lmr
             root_depth: 0,               // +stage-14-extensions
             excluded: [None; MAX_PLY],   // +stage-14-extensions
+            evals: [None; MAX_PLY],      // +stage-16-pruning
         }
     }
 
@@ -379,6 +386,7 @@ impl Searcher {
         self.lmr_table.configure(p.lmr_base, p.lmr_divisor);
         // ANCHOR_END: stage-13-lmr--prepare
         self.excluded = [None; MAX_PLY]; // +stage-14-extensions
+        self.evals = [None; MAX_PLY]; // +stage-16-pruning
     }
 
     // ANCHOR: push-move

@@ -88,6 +88,13 @@ impl Searcher {
             tt_entry = Some(entry); // +stage-14-extensions
         }
         // ANCHOR_END: stage-08-tt--probe
+        // ANCHOR: stage-16-pruning--node
+        // Near the horizon the evaluation may settle the node by itself.
+        let node = self.node_eval(pos, ply);
+        if let Some(score) = self.prune_node(pos, node, depth, ply, (alpha, beta), kind) {
+            return score;
+        }
+        // ANCHOR_END: stage-16-pruning--node
         // ANCHOR: stage-12-nullmove--try
         if let Some(score) = self.null_move_cutoff(pos, depth, ply, beta, kind) {
             return score;
@@ -157,6 +164,22 @@ impl Searcher {
             }
             // ANCHOR_END: stage-14-extensions--singular-try
             let child = make_move(pos, mv);
+            // ANCHOR: stage-16-pruning--moves
+            if kind != NodeKind::Root
+                && self.prune_move(
+                    pos,
+                    &child,
+                    mv,
+                    quiet,
+                    node,
+                    depth,
+                    move_count,
+                    (alpha, best),
+                )
+            {
+                continue;
+            }
+            // ANCHOR_END: stage-16-pruning--moves
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
             // ANCHOR: stage-14-extensions--check-try
