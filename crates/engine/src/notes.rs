@@ -144,10 +144,10 @@ notes! {
     Razored => "razoring cutoffs",
     /// A quiet move is skipped: it cannot reach alpha (futility),
     FutilityPruned => "futility: moves skipped",
-    /// or it comes too late in a shallow node's list,
-    LateMovePruned => "late moves skipped",
     /// or a move is skipped because it loses material (SEE).
     SeePruned => "losing moves skipped",
+    /// A shallow node's late quiet moves are all skipped.
+    LateMovePruning => "late move pruning: nodes",
     // ANCHOR_END: stage-16-pruning--note
 }
 // ANCHOR_END: note-list

@@ -153,6 +153,16 @@ impl Searcher {
             // ANCHOR_END: stage-14-extensions--skip
             move_count += 1;
             let quiet = is_quiet(pos, mv); // +stage-09-killers
+            // ANCHOR: stage-16-pruning--late-moves
+            // Late in a shallow node's list: no more quiet moves.
+            if quiet
+                && kind != NodeKind::Root
+                && self.late_move_pruning(node, depth, move_count, best)
+            {
+                picker.skip_quiets();
+                continue;
+            }
+            // ANCHOR_END: stage-16-pruning--late-moves
             // ANCHOR: stage-14-extensions--singular-try
             // Before the table's move is made: is it singular?
             let mut extension = 0;
@@ -166,16 +176,7 @@ impl Searcher {
             let child = make_move(pos, mv);
             // ANCHOR: stage-16-pruning--moves
             if kind != NodeKind::Root
-                && self.prune_move(
-                    pos,
-                    &child,
-                    mv,
-                    quiet,
-                    node,
-                    depth,
-                    move_count,
-                    (alpha, best),
-                )
+                && self.prune_move(pos, &child, mv, quiet, node, depth, (alpha, best))
             {
                 continue;
             }

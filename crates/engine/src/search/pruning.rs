@@ -121,6 +121,9 @@ impl Searcher {
         if !self.techniques.razoring
             || !self.techniques.quiescence
             || depth > p.razor_max_depth
+            // Alpha a mate found elsewhere: quiescence can't find a
+            // quicker one, which takes quiet moves.
+            || alpha.abs() >= MATE_BOUND
             || node.eval + p.razor_margin * depth > alpha
         {
             return None;
@@ -134,10 +137,38 @@ impl Searcher {
     }
     // ANCHOR_END: razoring
 
+    // ANCHOR: late-move-pruning
+    /// Late move pruning: at a shallow node, once this many moves have been
+    /// tried, the quiet moves left are the ones the ordering thought least
+    /// of, and none of them is tried, not even a check: the picker skips
+    /// them without making them. Twice as many when improving.
+    pub(super) fn late_move_pruning(
+        &mut self,
+        node: Option<NodeEval>,
+        depth: i32,
+        move_count: usize,
+        best: i32,
+    ) -> bool {
+        let p = &self.params;
+        let Some(node) = node else {
+            return false;
+        };
+        if !self.techniques.late_move_pruning || depth > p.lmp_max_depth || best <= -MATE_BOUND {
+            return false;
+        }
+        let limit = (p.lmp_base + depth * depth) / if node.improving { 1 } else { 2 };
+        if move_count as i32 <= limit {
+            return false;
+        }
+        self.note(Note::LateMovePruning);
+        true
+    }
+    // ANCHOR_END: late-move-pruning
+
     /// Should the move just made, from `pos` to `child`, be skipped?
     /// `best` is the best score of the moves searched so far. A note says
     /// which test pruned it.
-    // Eight arguments: the move, the node, the window's alpha and self.
+    // Eight arguments: the move, the node, alpha and the best so far.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn prune_move(
         &mut self,
@@ -147,7 +178,6 @@ impl Searcher {
         quiet: bool,
         node: Option<NodeEval>,
         depth: i32,
-        move_count: usize,
         (alpha, best): (i32, i32),
     ) -> bool {
         // No move is pruned in check (`node` is `None` there), nor before
@@ -160,9 +190,7 @@ impl Searcher {
         if best <= -MATE_BOUND || !child.checkers().is_empty() {
             return false;
         }
-        let note = if quiet && self.late_move_pruned(node, depth, move_count) {
-            Note::LateMovePruned
-        } else if quiet && self.futile(node, depth, alpha) {
+        let note = if quiet && self.futile(node, depth, alpha) {
             Note::FutilityPruned
         } else if self.losing_exchange(pos, mv, quiet, depth) {
             Note::SeePruned
@@ -173,20 +201,6 @@ impl Searcher {
         true
     }
 
-    // ANCHOR: late-move-pruning
-    /// Late move pruning: at a shallow node, once this many moves have been
-    /// tried, the quiet moves left are the ones the ordering thought least
-    /// of, and they are not tried. Twice as many when improving.
-    fn late_move_pruned(&self, node: NodeEval, depth: i32, move_count: usize) -> bool {
-        let p = &self.params;
-        if !self.techniques.late_move_pruning || depth > p.lmp_max_depth {
-            return false;
-        }
-        let limit = (p.lmp_base + depth * depth) / if node.improving { 1 } else { 2 };
-        move_count as i32 > limit
-    }
-    // ANCHOR_END: late-move-pruning
-
     // ANCHOR: futility
     /// Futility pruning: a quiet move changes the evaluation by a little,
     /// and at a shallow node the search after it has few plies to find
@@ -196,6 +210,8 @@ impl Searcher {
         let p = &self.params;
         self.techniques.futility
             && depth <= p.futility_max_depth
+            // Alpha a mate found elsewhere: a quiet move may mate sooner.
+            && alpha < MATE_BOUND
             && node.eval + p.futility_base + p.futility_margin * depth <= alpha
     }
     // ANCHOR_END: futility
@@ -217,5 +233,226 @@ impl Searcher {
         see_below(pos, mv, threshold)
     }
     // ANCHOR_END: see-pruning
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{is_quiet, make_move, parse_fen, parse_uci_move};
+    use crate::notes::{Count, Stats};
+    use crate::params::Params;
+    use crate::stages::preset;
+    use crate::time::Limits;
+
+    /// A searcher of stage 16 set up at `fen` as the search would be at
+    /// its root, with counters on.
+    fn at(fen: &str) -> (Searcher, Board) {
+        let pos = parse_fen(fen).expect("test FEN is valid");
+        let mut searcher = Searcher::new(preset(16).expect("stage 16"), Params::default());
+        searcher.stats = Some(Stats::default());
+        searcher.prepare(&pos, &[], Limits::default());
+        (searcher, pos)
+    }
+
+    fn count(searcher: &Searcher, count: Count) -> u64 {
+        searcher.stats.as_ref().expect("stats are on")[count]
+    }
+
+    /// White is a queen up: king g1, queen d1, pawns f2 g2 h2; Black: king
+    /// g8, pawns f7 g7 h7. Quiet moves, none of them a check or a loss.
+    const QUEEN_UP: &str = "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 w - - 0 1";
+    /// The same with Black to move: a queen down.
+    const QUEEN_DOWN: &str = "6k1/5ppp/8/8/8/8/5PPP/3Q2K1 b - - 0 1";
+
+    fn eval_of(searcher: &mut Searcher, pos: &Board) -> NodeEval {
+        searcher.node_eval(pos, 0).expect("not in check")
+    }
+
+    #[test]
+    fn no_evaluation_in_check_or_when_no_test_needs_it() {
+        let (mut searcher, pos) = at("4k3/8/8/8/8/8/8/r3K3 w - - 0 1");
+        assert!(searcher.node_eval(&pos, 0).is_none());
+        let (mut searcher, pos) = at(QUEEN_UP);
+        assert!(searcher.node_eval(&pos, 0).is_some());
+        searcher.techniques = preset(15).expect("stage 15");
+        assert!(searcher.node_eval(&pos, 0).is_none());
+    }
+
+    #[test]
+    fn improving_compares_with_two_plies_up() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let eval = searcher.static_eval(&pos, 0);
+        // Near the root, or after a check two plies up: counted as improving.
+        assert!(searcher.improving(1, eval));
+        searcher.evals[0] = None;
+        assert!(searcher.improving(2, eval));
+        searcher.evals[0] = Some(eval - 1);
+        assert!(searcher.improving(2, eval));
+        searcher.evals[0] = Some(eval);
+        assert!(!searcher.improving(2, eval));
+    }
+
+    #[test]
+    fn switched_off_improving_is_never_true() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        searcher.techniques.improving = false;
+        assert!(!eval_of(&mut searcher, &pos).improving);
+    }
+
+    #[test]
+    fn reverse_futility_fails_high_far_above_beta() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let node = eval_of(&mut searcher, &pos);
+        let beta = node.eval - searcher.params.rfp_margin * 3;
+        let window = (beta - 1, beta);
+        let cut = searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv);
+        assert_eq!(cut, Some(node.eval));
+        assert_eq!(count(&searcher, Count::ReverseFutility), 1);
+    }
+
+    #[test]
+    fn reverse_futility_needs_the_margin_for_the_depth() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let node = NodeEval {
+            improving: false,
+            ..eval_of(&mut searcher, &pos)
+        };
+        let beta = node.eval - searcher.params.rfp_margin * 3 + 1;
+        let window = (beta - 1, beta);
+        assert_eq!(
+            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv),
+            None
+        );
+        // Improving, the margin is a ply smaller.
+        let improving = NodeEval {
+            improving: true,
+            ..node
+        };
+        let cut = searcher.prune_node(&pos, Some(improving), 3, 1, window, NodeKind::NonPv);
+        assert_eq!(cut, Some(node.eval));
+    }
+
+    #[test]
+    fn no_node_is_pruned_at_pv_nodes_too_deep_or_switched_off() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let node = eval_of(&mut searcher, &pos);
+        let window = (-1, 0);
+        let deep = searcher.params.rfp_max_depth + 1;
+        assert_eq!(
+            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::Pv),
+            None
+        );
+        assert_eq!(
+            searcher.prune_node(&pos, Some(node), deep, 1, window, NodeKind::NonPv),
+            None
+        );
+        searcher.techniques.reverse_futility = false;
+        assert_eq!(
+            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv),
+            None
+        );
+        assert_eq!(count(&searcher, Count::ReverseFutility), 0);
+    }
+
+    #[test]
+    fn razoring_fails_low_when_quiescence_does() {
+        let (mut searcher, pos) = at(QUEEN_DOWN);
+        let node = eval_of(&mut searcher, &pos);
+        let alpha = node.eval + searcher.params.razor_margin * 2;
+        let cut = searcher.prune_node(&pos, Some(node), 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
+        let score = cut.expect("razored");
+        assert!(score <= alpha, "{score} > {alpha}");
+        assert_eq!(count(&searcher, Count::Razored), 1);
+    }
+
+    #[test]
+    fn razoring_keeps_a_node_whose_captures_reach_alpha() {
+        // As QUEEN_DOWN, but Black's rook on d8 takes the queen on d1.
+        let (mut searcher, pos) = at("3r2k1/5ppp/8/8/8/8/5PPP/3Q2K1 b - - 0 1");
+        let node = eval_of(&mut searcher, &pos);
+        let alpha = node.eval + searcher.params.razor_margin * 2;
+        let cut = searcher.prune_node(&pos, Some(node), 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
+        assert_eq!(cut, None);
+        assert_eq!(count(&searcher, Count::Razored), 0);
+    }
+
+    /// Ask `prune_move` about `mv` in `pos` at `depth`, with the window's
+    /// alpha and the best score so far.
+    fn ask(
+        searcher: &mut Searcher,
+        pos: &Board,
+        mv: &str,
+        depth: i32,
+        (alpha, best): (i32, i32),
+    ) -> bool {
+        let mv = parse_uci_move(pos, mv).expect("a legal test move");
+        let child = make_move(pos, mv);
+        let node = searcher.node_eval(pos, 0);
+        let quiet = is_quiet(pos, mv);
+        searcher.prune_move(pos, &child, mv, quiet, node, depth, (alpha, best))
+    }
+
+    #[test]
+    fn late_quiet_moves_of_a_shallow_node_are_pruned() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let node = NodeEval {
+            improving: false,
+            ..eval_of(&mut searcher, &pos)
+        };
+        // Not improving at depth 2: (3 + 4) / 2 = 3 moves are tried.
+        assert!(!searcher.late_move_pruning(Some(node), 2, 3, 0));
+        assert!(searcher.late_move_pruning(Some(node), 2, 4, 0));
+        assert_eq!(count(&searcher, Count::LateMovePruning), 1);
+        // Improving, twice as many; deeper, or in check, none.
+        let improving = NodeEval {
+            improving: true,
+            ..node
+        };
+        assert!(!searcher.late_move_pruning(Some(improving), 2, 7, 0));
+        let deep = searcher.params.lmp_max_depth + 1;
+        assert!(!searcher.late_move_pruning(Some(node), deep, 60, 0));
+        assert!(!searcher.late_move_pruning(None, 2, 60, 0));
+    }
+
+    #[test]
+    fn a_futile_quiet_move_is_pruned_and_a_check_never() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let eval = eval_of(&mut searcher, &pos).eval;
+        let p = searcher.params;
+        let alpha = eval + p.futility_base + p.futility_margin * 2;
+        assert!(ask(&mut searcher, &pos, "g1h1", 2, (alpha, alpha)));
+        assert!(!ask(
+            &mut searcher,
+            &pos,
+            "g1h1",
+            2,
+            2,
+            (alpha - 1, alpha - 1)
+        ));
+        // Qd1-d8 mates, and is never futile.
+        assert!(!ask(&mut searcher, &pos, "d1d8", 2, (alpha, alpha)));
+        assert_eq!(count(&searcher, Count::FutilityPruned), 1);
+    }
+
+    #[test]
+    fn nothing_is_pruned_before_a_move_saved_the_side_from_mate() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let mated = -MATE_BOUND;
+        assert!(!ask(&mut searcher, &pos, "g1h1", 2, (mated, mated)));
+        let node = searcher.node_eval(&pos, 0);
+        assert!(!searcher.late_move_pruning(node, 2, 20, mated));
+    }
+
+    #[test]
+    fn a_move_that_loses_material_is_pruned() {
+        // Black's pawn on e5 guards d4: the queen steps into it.
+        let (mut searcher, pos) = at("6k1/5ppp/8/4p3/8/8/5PPP/3Q2K1 w - - 0 1");
+        searcher.techniques.futility = false;
+        assert!(ask(&mut searcher, &pos, "d1d4", 2, (0, 0)));
+        assert!(!ask(&mut searcher, &pos, "d1d3", 2, (0, 0)));
+        assert_eq!(count(&searcher, Count::SeePruned), 1);
+        let deep = searcher.params.see_prune_max_depth + 1;
+        assert!(!ask(&mut searcher, &pos, "d1d4", deep, (0, 0)));
+    }
 }
 // ANCHOR_END: stage-16-pruning
