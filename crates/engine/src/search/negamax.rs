@@ -91,7 +91,9 @@ impl Searcher {
         // ANCHOR: stage-16-pruning--node
         // Near the horizon the evaluation may settle the node by itself.
         let node = self.node_eval(pos, ply);
-        if let Some(score) = self.prune_node(pos, node, depth, ply, (alpha, beta), kind) {
+        if let Some(node) = node
+            && let Some(score) = self.prune_node(pos, node, depth, ply, (alpha, beta), kind)
+        {
             return score;
         }
         // ANCHOR_END: stage-16-pruning--node
@@ -156,6 +158,7 @@ impl Searcher {
             // ANCHOR: stage-16-pruning--late-moves
             // Late in a shallow node's list: no more quiet moves.
             if quiet
+                && let Some(node) = node
                 && kind != NodeKind::Root
                 && self.late_move_pruning(node, depth, move_count, best)
             {
@@ -175,7 +178,8 @@ impl Searcher {
             // ANCHOR_END: stage-14-extensions--singular-try
             let child = make_move(pos, mv);
             // ANCHOR: stage-16-pruning--moves
-            if kind != NodeKind::Root
+            if let Some(node) = node
+                && kind != NodeKind::Root
                 && self.prune_move(pos, &child, mv, quiet, node, depth, (alpha, best))
             {
                 continue;

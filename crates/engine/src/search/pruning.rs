@@ -39,7 +39,10 @@ impl Searcher {
         let t = &self.techniques;
         let wanted =
             t.reverse_futility || t.razoring || t.futility || t.late_move_pruning || t.see_pruning;
-        if !wanted || !pos.checkers().is_empty() {
+        if !wanted {
+            return None;
+        }
+        if !pos.checkers().is_empty() {
             self.evals[ply] = None;
             return None;
         }
@@ -66,13 +69,12 @@ impl Searcher {
     pub(super) fn prune_node(
         &mut self,
         pos: &Board,
-        node: Option<NodeEval>,
+        node: NodeEval,
         depth: i32,
         ply: usize,
         (alpha, beta): (i32, i32),
         kind: NodeKind,
     ) -> Option<i32> {
-        let node = node?;
         // The singular test must search this node's real moves.
         if kind != NodeKind::NonPv || self.excluded[ply].is_some() {
             return None;
@@ -144,15 +146,12 @@ impl Searcher {
     /// them without making them. Twice as many when improving.
     pub(super) fn late_move_pruning(
         &mut self,
-        node: Option<NodeEval>,
+        node: NodeEval,
         depth: i32,
         move_count: usize,
         best: i32,
     ) -> bool {
         let p = &self.params;
-        let Some(node) = node else {
-            return false;
-        };
         if !self.techniques.late_move_pruning || depth > p.lmp_max_depth || best <= -MATE_BOUND {
             return false;
         }
@@ -176,17 +175,14 @@ impl Searcher {
         child: &Board,
         mv: Move,
         quiet: bool,
-        node: Option<NodeEval>,
+        node: NodeEval,
         depth: i32,
         (alpha, best): (i32, i32),
     ) -> bool {
-        // No move is pruned in check (`node` is `None` there), nor before
-        // one move has been searched and shown that the side to move is
-        // not simply mated, nor when it gives check: a check may start an
-        // attack the evaluation can't see.
-        let Some(node) = node else {
-            return false;
-        };
+        // No move is pruned before one move has been searched and shown
+        // that the side to move is not simply mated, nor when it gives
+        // check: a check may start an attack the evaluation can't see.
+        // (Nor in check, where the search has no `NodeEval` to ask with.)
         if best <= -MATE_BOUND || !child.checkers().is_empty() {
             return false;
         }
@@ -305,7 +301,7 @@ mod tests {
         let node = eval_of(&mut searcher, &pos);
         let beta = node.eval - searcher.params.rfp_margin * 3;
         let window = (beta - 1, beta);
-        let cut = searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv);
+        let cut = searcher.prune_node(&pos, node, 3, 1, window, NodeKind::NonPv);
         assert_eq!(cut, Some(node.eval));
         assert_eq!(count(&searcher, Count::ReverseFutility), 1);
     }
@@ -320,7 +316,7 @@ mod tests {
         let beta = node.eval - searcher.params.rfp_margin * 3 + 1;
         let window = (beta - 1, beta);
         assert_eq!(
-            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv),
+            searcher.prune_node(&pos, node, 3, 1, window, NodeKind::NonPv),
             None
         );
         // Improving, the margin is a ply smaller.
@@ -328,7 +324,7 @@ mod tests {
             improving: true,
             ..node
         };
-        let cut = searcher.prune_node(&pos, Some(improving), 3, 1, window, NodeKind::NonPv);
+        let cut = searcher.prune_node(&pos, improving, 3, 1, window, NodeKind::NonPv);
         assert_eq!(cut, Some(node.eval));
     }
 
@@ -339,16 +335,16 @@ mod tests {
         let window = (-1, 0);
         let deep = searcher.params.rfp_max_depth + 1;
         assert_eq!(
-            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::Pv),
+            searcher.prune_node(&pos, node, 3, 1, window, NodeKind::Pv),
             None
         );
         assert_eq!(
-            searcher.prune_node(&pos, Some(node), deep, 1, window, NodeKind::NonPv),
+            searcher.prune_node(&pos, node, deep, 1, window, NodeKind::NonPv),
             None
         );
         searcher.techniques.reverse_futility = false;
         assert_eq!(
-            searcher.prune_node(&pos, Some(node), 3, 1, window, NodeKind::NonPv),
+            searcher.prune_node(&pos, node, 3, 1, window, NodeKind::NonPv),
             None
         );
         assert_eq!(count(&searcher, Count::ReverseFutility), 0);
@@ -357,9 +353,11 @@ mod tests {
     #[test]
     fn razoring_fails_low_when_quiescence_does() {
         let (mut searcher, pos) = at(QUEEN_DOWN);
+        // Razoring is not in the preset: the chapter shows why.
+        searcher.techniques.razoring = true;
         let node = eval_of(&mut searcher, &pos);
         let alpha = node.eval + searcher.params.razor_margin * 2;
-        let cut = searcher.prune_node(&pos, Some(node), 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
+        let cut = searcher.prune_node(&pos, node, 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
         let score = cut.expect("razored");
         assert!(score <= alpha, "{score} > {alpha}");
         assert_eq!(count(&searcher, Count::Razored), 1);
@@ -369,9 +367,11 @@ mod tests {
     fn razoring_keeps_a_node_whose_captures_reach_alpha() {
         // As QUEEN_DOWN, but Black's rook on d8 takes the queen on d1.
         let (mut searcher, pos) = at("3r2k1/5ppp/8/8/8/8/5PPP/3Q2K1 b - - 0 1");
+        // Razoring is not in the preset: the chapter shows why.
+        searcher.techniques.razoring = true;
         let node = eval_of(&mut searcher, &pos);
         let alpha = node.eval + searcher.params.razor_margin * 2;
-        let cut = searcher.prune_node(&pos, Some(node), 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
+        let cut = searcher.prune_node(&pos, node, 2, 0, (alpha, alpha + 1), NodeKind::NonPv);
         assert_eq!(cut, None);
         assert_eq!(count(&searcher, Count::Razored), 0);
     }
@@ -387,7 +387,7 @@ mod tests {
     ) -> bool {
         let mv = parse_uci_move(pos, mv).expect("a legal test move");
         let child = make_move(pos, mv);
-        let node = searcher.node_eval(pos, 0);
+        let node = searcher.node_eval(pos, 0).expect("not in check");
         let quiet = is_quiet(pos, mv);
         searcher.prune_move(pos, &child, mv, quiet, node, depth, (alpha, best))
     }
@@ -400,18 +400,17 @@ mod tests {
             ..eval_of(&mut searcher, &pos)
         };
         // Not improving at depth 2: (3 + 4) / 2 = 3 moves are tried.
-        assert!(!searcher.late_move_pruning(Some(node), 2, 3, 0));
-        assert!(searcher.late_move_pruning(Some(node), 2, 4, 0));
+        assert!(!searcher.late_move_pruning(node, 2, 3, 0));
+        assert!(searcher.late_move_pruning(node, 2, 4, 0));
         assert_eq!(count(&searcher, Count::LateMovePruning), 1);
-        // Improving, twice as many; deeper, or in check, none.
+        // Improving, twice as many; deeper, none.
         let improving = NodeEval {
             improving: true,
             ..node
         };
-        assert!(!searcher.late_move_pruning(Some(improving), 2, 7, 0));
+        assert!(!searcher.late_move_pruning(improving, 2, 7, 0));
         let deep = searcher.params.lmp_max_depth + 1;
-        assert!(!searcher.late_move_pruning(Some(node), deep, 60, 0));
-        assert!(!searcher.late_move_pruning(None, 2, 60, 0));
+        assert!(!searcher.late_move_pruning(node, deep, 60, 0));
     }
 
     #[test]
@@ -421,14 +420,8 @@ mod tests {
         let p = searcher.params;
         let alpha = eval + p.futility_base + p.futility_margin * 2;
         assert!(ask(&mut searcher, &pos, "g1h1", 2, (alpha, alpha)));
-        assert!(!ask(
-            &mut searcher,
-            &pos,
-            "g1h1",
-            2,
-            2,
-            (alpha - 1, alpha - 1)
-        ));
+        let below = alpha - 1;
+        assert!(!ask(&mut searcher, &pos, "g1h1", 2, (below, below)));
         // Qd1-d8 mates, and is never futile.
         assert!(!ask(&mut searcher, &pos, "d1d8", 2, (alpha, alpha)));
         assert_eq!(count(&searcher, Count::FutilityPruned), 1);
@@ -439,7 +432,7 @@ mod tests {
         let (mut searcher, pos) = at(QUEEN_UP);
         let mated = -MATE_BOUND;
         assert!(!ask(&mut searcher, &pos, "g1h1", 2, (mated, mated)));
-        let node = searcher.node_eval(&pos, 0);
+        let node = eval_of(&mut searcher, &pos);
         assert!(!searcher.late_move_pruning(node, 2, 20, mated));
     }
 
