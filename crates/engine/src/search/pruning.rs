@@ -85,7 +85,6 @@ impl Searcher {
         self.razor(pos, node, depth, ply, alpha)
     }
 
-    // ANCHOR: reverse-futility
     /// Reverse futility pruning: the evaluation beats beta by more than a
     /// move could lose in the plies left, so the node fails high. The
     /// margin is a ply smaller when the side to move is improving.
@@ -105,9 +104,7 @@ impl Searcher {
         self.note(Note::ReverseFutility);
         Some(node.eval)
     }
-    // ANCHOR_END: reverse-futility
 
-    // ANCHOR: razoring
     /// Razoring: the evaluation is so far below alpha that no quiet move
     /// of a shallow node can be expected to make it up. Only captures
     /// could, so ask quiescence: if it fails low too, so does the node.
@@ -137,9 +134,7 @@ impl Searcher {
         self.note(Note::Razored);
         Some(score)
     }
-    // ANCHOR_END: razoring
 
-    // ANCHOR: late-move-pruning
     /// Late move pruning: at a shallow node, once this many moves have been
     /// tried, the quiet moves left are the ones the ordering thought least
     /// of, and none of them is tried, not even a check: the picker skips
@@ -162,7 +157,6 @@ impl Searcher {
         self.note(Note::LateMovePruning);
         true
     }
-    // ANCHOR_END: late-move-pruning
 
     /// Should the move just made, from `pos` to `child`, be skipped?
     /// `best` is the best score of the moves searched so far. A note says
@@ -197,7 +191,6 @@ impl Searcher {
         true
     }
 
-    // ANCHOR: futility
     /// Futility pruning: a quiet move changes the evaluation by a little,
     /// and at a shallow node the search after it has few plies to find
     /// more. If the evaluation plus a margin for both stays at or below
@@ -210,9 +203,7 @@ impl Searcher {
             && alpha < MATE_BOUND
             && node.eval + p.futility_base + p.futility_margin * depth <= alpha
     }
-    // ANCHOR_END: futility
 
-    // ANCHOR: see-pruning
     /// SEE pruning: at a shallow node, a move that loses material in the
     /// exchange on its square is not tried. A capture may lose more than a
     /// quiet move before it is pruned, since it changes more.
@@ -228,7 +219,6 @@ impl Searcher {
         };
         see_below(pos, mv, threshold)
     }
-    // ANCHOR_END: see-pruning
 }
 
 #[cfg(test)]
