@@ -44,6 +44,8 @@ pub mod versus; // +stage-13-lmr
 
 pub mod extensions; // +stage-14-extensions
 
+pub mod mates; // +stage-14-extensions
+
 pub mod see; // +stage-15-see
 
 pub mod pruning; // +stage-16-pruning

@@ -10,6 +10,7 @@ use engine::params::Params;
 
 use super::Chapter;
 use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, run};
+use super::mates::{MateSuite, Mates, solved};
 use super::versus::{self, Contender, Versus};
 use crate::book::Book;
 use crate::claims::claim;
@@ -21,10 +22,12 @@ pub const CHAPTER: Chapter = Chapter {
     claims,
     measure: |book, stage, measure, progress| {
         PLAN.measure(book, stage, measure, progress)?;
+        SUITE.measure(book, stage, measure, progress)?;
         versus::measure(book, stage, &VERSUS, measure, progress)
     },
     recheck: |book, stage| {
         let mut found = PLAN.recheck(book, stage)?;
+        found.add(SUITE.recheck(book, stage)?);
         found.add(versus::recheck(book, stage, &VERSUS)?);
         Ok(found)
     },
@@ -34,6 +37,8 @@ pub const CHAPTER: Chapter = Chapter {
             "-counters.toml",
             "-alone.md",
             "-together.md",
+            "-mates.toml",
+            "-mates.md",
             versus::ENDINGS[0],
             versus::ENDINGS[1],
             versus::ENDINGS[2],
@@ -50,6 +55,7 @@ const TEXT: &str = "ch16-pruning.md";
 fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let tag = stage.tag();
     let (name, text, counted) = PLAN.cached(book, stage)?;
+    let mates = SUITE.read(book, stage)?;
     let versus = versus::read(book, stage, &VERSUS)?;
     versus_claims(&versus)?;
     let mut files = versus.files(book, stage, &VERSUS)?;
@@ -57,6 +63,8 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (name, text),
         (format!("{tag}-alone.md"), alone(&counted)?),
         (format!("{tag}-together.md"), together(&counted)?),
+        SUITE.file(stage, &mates)?,
+        (format!("{tag}-mates.md"), mates_table(&mates)?),
         (format!("{tag}-margins.svg"), margins_svg()),
         (format!("{tag}-lmp.md"), lmp_table()),
     ]);
@@ -244,6 +252,34 @@ fn together(runs: &[Run]) -> Result<String, String> {
     )))
 }
 
+// ------------------------------------------------------------ the mates
+
+/// The mate suite: stage 15, stage 16, and stage 16 with razoring, or
+/// without reverse futility or late move pruning, the tests that can
+/// hide a mate from a search of the same depth.
+const SUITE: MateSuite = MateSuite {
+    chapter: 16,
+    searches: &[
+        ("15", "Stage 15", run(15, DEPTH)),
+        ("16", "Stage 16", run(16, DEPTH)),
+        ("razoring", "With razoring", with(&["razoring=on"])),
+        ("no-rfp", "No reverse futility", with(&["rfp=off"])),
+        ("no-lmp", "No late move pruning", with(&["lmp=off"])),
+    ],
+};
+
+/// The mate suite's table, and what the chapter says of it.
+fn mates_table(mates: &Mates) -> Result<String, String> {
+    let count = |name: &str| solved(&mates.of(name));
+    claim(
+        count("16") < count("15") && count("no-rfp") > count("16"),
+        TEXT,
+        "that stage 16 solves fewer of the mate suite within the budget than stage 15, and \
+         more without reverse futility",
+    )?;
+    Ok(SUITE.table(mates))
+}
+
 // ------------------------------------------------------------ the margins
 
 /// The depths the picture shows: one more than the deepest test's.
@@ -333,7 +369,13 @@ fn margins_svg() -> String {
         top + height,
         left + width
     ));
-    svg.label(left + width / 2.0, top + height + 40.0, 13, "middle", "depth left");
+    svg.label(
+        left + width / 2.0,
+        top + height + 40.0,
+        13,
+        "middle",
+        "depth left",
+    );
     let middle = top + height / 2.0;
     svg.text(
         (18.0, middle),
@@ -345,7 +387,11 @@ fn margins_svg() -> String {
         let points: Vec<String> = (1..=max)
             .map(|d| format!("{:.1},{:.1}", x(d), y((m.at)(&p, d))))
             .collect();
-        let dash = if m.off { r#" stroke-dasharray="6 4""# } else { "" };
+        let dash = if m.off {
+            r#" stroke-dasharray="6 4""#
+        } else {
+            ""
+        };
         svg.push(format_args!(
             r##"<polyline points="{}" fill="none" stroke="{}" stroke-width="2.5"{dash}/>"##,
             points.join(" "),

@@ -12,9 +12,9 @@
 //! pruning* (a quiet move cannot lift the evaluation to alpha), *late move
 //! pruning* (the quiet moves late in the list of a shallow node are not
 //! tried) and *SEE pruning* (a move that loses material in the exchange it
-//! starts). The margins of the first and the count of the second depend on
-//! whether the side to move is *improving*: better off by the evaluation
-//! than two plies ago.
+//! starts). Reverse futility's margin and late move pruning's count of
+//! moves depend on whether the side to move is *improving*: better off by
+//! the evaluation than two plies ago.
 
 use cozy_chess::{Board, Move};
 
@@ -55,7 +55,7 @@ impl Searcher {
     /// Is the side to move better off than two plies ago, its own last
     /// turn? Then a good evaluation is more likely to hold. When that node
     /// was in check (or there is none), it can't be told, and the answer
-    /// is yes, which prunes the less of the two for late moves.
+    /// is yes: late move pruning then tries more moves before it stops.
     fn improving(&self, ply: usize, eval: i32) -> bool {
         match ply.checked_sub(2).and_then(|earlier| self.evals[earlier]) {
             Some(earlier) => eval > earlier,
