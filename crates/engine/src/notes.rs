@@ -145,7 +145,7 @@ notes! {
     /// A quiet move is skipped: it cannot reach alpha (futility),
     FutilityPruned => "futility: moves skipped",
     /// or a move is skipped because it loses material (SEE).
-    SeePruned => "losing moves skipped",
+    LosingMovePruned => "losing moves skipped",
     /// A shallow node's late quiet moves are all skipped.
     LateMovePruning => "late move pruning: nodes",
     // ANCHOR_END: stage-16-pruning--note

@@ -935,7 +935,7 @@ fn pruning_prunes_on_the_bench() {
         Count::ReverseFutility,
         Count::FutilityPruned,
         Count::LateMovePruning,
-        Count::SeePruned,
+        Count::LosingMovePruned,
     ] {
         assert!(stats[count] > 0, "{count:?}");
     }

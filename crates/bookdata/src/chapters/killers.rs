@@ -155,7 +155,7 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("razoring_cutoffs", stats[Count::Razored]),
         ("futility_pruned", stats[Count::FutilityPruned]),
         ("late_move_pruning", stats[Count::LateMovePruning]),
-        ("see_pruned", stats[Count::SeePruned]),
+        ("see_pruned", stats[Count::LosingMovePruned]),
         // ANCHOR_END: stage-16-pruning--bookdata-counters
     ]
 }

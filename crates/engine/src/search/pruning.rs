@@ -183,7 +183,7 @@ impl Searcher {
         let note = if quiet && self.futile(node, depth, alpha) {
             Note::FutilityPruned
         } else if self.losing_exchange(pos, mv, quiet, depth) {
-            Note::SeePruned
+            Note::LosingMovePruned
         } else {
             return false;
         };
@@ -433,7 +433,7 @@ mod tests {
         searcher.techniques.futility = false;
         assert!(ask(&mut searcher, &pos, "d1d4", 2, (0, 0)));
         assert!(!ask(&mut searcher, &pos, "d1d3", 2, (0, 0)));
-        assert_eq!(count(&searcher, Count::SeePruned), 1);
+        assert_eq!(count(&searcher, Count::LosingMovePruned), 1);
         let deep = searcher.params.see_prune_max_depth + 1;
         assert!(!ask(&mut searcher, &pos, "d1d4", deep, (0, 0)));
     }

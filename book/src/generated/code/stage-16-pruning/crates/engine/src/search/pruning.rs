@@ -174,7 +174,7 @@ pub(super) struct NodeEval {
         let note = if quiet && self.futile(node, depth, alpha) {
             Note::FutilityPruned
         } else if self.losing_exchange(pos, mv, quiet, depth) {
-            Note::SeePruned
+            Note::LosingMovePruned
         } else {
             return false;
         };
