@@ -72,6 +72,28 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
 }
 
 fn claims(book: &Book) -> Result<(), String> {
+    if let Some(stage) = book.find(16) {
+        let m = &stage.manifest;
+        let decided = |r: &meta::MatchRecord| {
+            r.verdict.as_deref() == Some("H1 accepted")
+                && r.games < 1000
+                && r.elo.is_some_and(|e| e > 0.0)
+        };
+        if let Some(sprt) = &m.sprt {
+            claim(
+                decided(sprt),
+                TEXT,
+                "that the stage's match accepted H1 early, centred above zero",
+            )?;
+        }
+        if let Some(part) = m.parts.get("reverse_futility") {
+            claim(
+                decided(part),
+                TEXT,
+                "that reverse futility's match against the stage without it accepted H1 early",
+            )?;
+        }
+    }
     let Some(c) = book.compared(16)? else {
         return Ok(());
     };
