@@ -297,21 +297,20 @@ fn mates_table(mates: &Mates) -> Result<String, String> {
 
 // ------------------------------------------------------------ the margins
 
-/// The depths the picture shows: one more than the deepest test's.
+/// The depths the picture shows: one more than the deepest margin's.
 fn pictured_depths(p: &Params) -> i32 {
-    p.rfp_max_depth
-        .max(p.futility_max_depth)
-        .max(p.razor_max_depth)
-        + 1
+    MARGINS.iter().map(|m| (m.max_depth)(p)).max().unwrap_or(0) + 1
 }
 
 /// A margin of the default parameters: its name, its colour, whether the
-/// preset leaves it off (drawn dashed), and the margin at each depth.
+/// preset leaves it off (drawn dashed), the margin at each depth and the
+/// deepest node it applies at.
 struct Margin {
     name: &'static str,
     colour: &'static str,
     off: bool,
     at: fn(&Params, i32) -> i32,
+    max_depth: fn(&Params) -> i32,
 }
 
 const MARGINS: [Margin; 4] = [
@@ -320,36 +319,30 @@ const MARGINS: [Margin; 4] = [
         colour: "#1f77b4",
         off: false,
         at: |p, d| p.rfp_margin * d,
+        max_depth: |p| p.rfp_max_depth,
     },
     Margin {
         name: "reverse futility, improving",
         colour: "#17becf",
         off: false,
         at: |p, d| p.rfp_margin * (d - 1),
+        max_depth: |p| p.rfp_max_depth,
     },
     Margin {
         name: "futility (below alpha)",
         colour: "#d62728",
         off: false,
         at: |p, d| p.futility_base + p.futility_margin * d,
+        max_depth: |p| p.futility_max_depth,
     },
     Margin {
         name: "razoring (below alpha), off",
         colour: "#7f7f7f",
         off: true,
         at: |p, d| p.razor_margin * d,
+        max_depth: |p| p.razor_max_depth,
     },
 ];
-
-/// The deepest node each margin of [`MARGINS`] applies at.
-fn max_depths(p: &Params) -> [i32; 4] {
-    [
-        p.rfp_max_depth,
-        p.rfp_max_depth,
-        p.futility_max_depth,
-        p.razor_max_depth,
-    ]
-}
 
 /// The margins of the default parameters against the depth left: how
 /// far the evaluation must be from the window before a test trusts it.
@@ -358,8 +351,7 @@ fn margins_svg() -> String {
     let depths = pictured_depths(&p);
     let highest = MARGINS
         .iter()
-        .zip(max_depths(&p))
-        .map(|(m, max)| (m.at)(&p, max))
+        .map(|m| (m.at)(&p, (m.max_depth)(&p)))
         .max()
         .unwrap_or(100);
     let top_cp = ((highest + 199) / 200) * 200;
@@ -398,7 +390,8 @@ fn margins_svg() -> String {
         "margin (centipawns)",
     );
     // One line per margin, from depth 1 to the deepest node it applies at.
-    for (i, (m, max)) in MARGINS.iter().zip(max_depths(&p)).enumerate() {
+    for (i, m) in MARGINS.iter().enumerate() {
+        let max = (m.max_depth)(&p);
         let points: Vec<String> = (1..=max)
             .map(|d| format!("{:.1},{:.1}", x(d), y((m.at)(&p, d))))
             .collect();
