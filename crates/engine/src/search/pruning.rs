@@ -432,6 +432,7 @@ mod tests {
         // Black's pawn on e5 guards d4: the queen steps into it.
         let (mut searcher, pos) = at("6k1/5ppp/8/4p3/8/8/5PPP/3Q2K1 w - - 0 1");
         searcher.techniques.futility = false;
+        searcher.techniques.see_pruning = true;
         assert!(ask(&mut searcher, &pos, "d1d4", 2, (0, 0)));
         assert!(!ask(&mut searcher, &pos, "d1d3", 2, (0, 0)));
         assert_eq!(count(&searcher, Count::LosingMovePruned), 1);
