@@ -76,14 +76,14 @@ fn claims(book: &Book) -> Result<(), String> {
         let m = &stage.manifest;
         let decided = |r: &meta::MatchRecord| {
             r.verdict.as_deref() == Some("H1 accepted")
-                && r.games < 1000
+                && r.games < 500
                 && r.elo.is_some_and(|e| e > 0.0)
         };
         if let Some(sprt) = &m.sprt {
             claim(
                 decided(sprt),
                 TEXT,
-                "that the stage's match accepted H1 early, centred above zero",
+                "that the stage's match accepted H1 within a few hundred games, centred above zero",
             )?;
         }
         parts_claims(m)?;
@@ -144,9 +144,11 @@ fn versus_claims(versus: &Versus) -> Result<(), String> {
     )?;
     let gains = versus.depth_gains();
     claim(
-        gains.iter().all(|&g| g > 0),
+        gains.iter().filter(|&&g| g > 0).count() + 1 == gains.len()
+            && gains.iter().sum::<i64>() > 0,
         TEXT,
-        "that in the same nodes stage 16 gets deeper in every bench position",
+        "that in the same nodes stage 16 gets deeper in all bench positions but one, and \
+         deeper on average",
     )
 }
 
