@@ -86,6 +86,7 @@ fn claims(book: &Book) -> Result<(), String> {
                 "that the stage's match accepted H1 early, centred above zero",
             )?;
         }
+        parts_claims(m)?;
     }
     let Some(c) = book.compared(16)? else {
         return Ok(());
@@ -99,6 +100,28 @@ fn claims(book: &Book) -> Result<(), String> {
         TEXT,
         "that every bench position needs fewer nodes, and the bench less than a fifth",
     )
+}
+
+/// What the chapter says of each test's own match: the three the preset
+/// keeps paid on their own, SEE pruning did not.
+fn parts_claims(m: &meta::Manifest) -> Result<(), String> {
+    let verdict = |name: &str| m.parts.get(name).and_then(|r| r.verdict.as_deref());
+    let kept = ["reverse_futility", "futility", "late_move_pruning"];
+    if kept.iter().all(|name| m.parts.contains_key(*name)) {
+        claim(
+            kept.iter().all(|name| verdict(name) == Some("H1 accepted")),
+            TEXT,
+            "that reverse futility, futility and late move pruning each won their match alone",
+        )?;
+    }
+    if m.parts.contains_key("see_pruning") {
+        claim(
+            verdict("see_pruning") != Some("H1 accepted"),
+            TEXT,
+            "that SEE pruning alone did not win its match",
+        )?;
+    }
+    Ok(())
 }
 
 /// What the chapter says of the CPW six and of the depth in a budget.
@@ -124,7 +147,7 @@ fn versus_claims(versus: &Versus) -> Result<(), String> {
 const OFF_BUT_RFP: &[&str] = &["futility=off", "lmp=off", "seeprune=off"];
 const OFF_BUT_FUTILITY: &[&str] = &["rfp=off", "lmp=off", "seeprune=off"];
 const OFF_BUT_LMP: &[&str] = &["rfp=off", "futility=off", "seeprune=off"];
-const OFF_BUT_SEE: &[&str] = &["rfp=off", "futility=off", "lmp=off"];
+const OFF_BUT_SEE: &[&str] = &["rfp=off", "futility=off", "lmp=off", "seeprune=on"];
 const ONLY_RAZORING: &[&str] = &[
     "rfp=off",
     "futility=off",
@@ -143,8 +166,9 @@ const fn with(params: &'static [&'static str]) -> Wanted {
 /// The searches the chapter compares, each with its column heading:
 /// stage 15, each test alone on top of it (with the improving flag, which
 /// only changes the tests' numbers), and stage 16 as it is, without the
-/// improving flag, and with razoring.
-const SEARCHES: [(&str, Wanted); 9] = [
+/// improving flag, with razoring, and with SEE pruning (the two tests
+/// the preset leaves off).
+const SEARCHES: [(&str, Wanted); 10] = [
     ("Stage 15", run(15, DEPTH)),
     ("Reverse futility", with(OFF_BUT_RFP)),
     ("Futility", with(OFF_BUT_FUTILITY)),
@@ -153,6 +177,7 @@ const SEARCHES: [(&str, Wanted); 9] = [
     ("Razoring", with(ONLY_RAZORING)),
     ("Not improving", with(&["improving=off"])),
     ("With razoring", with(&["razoring=on"])),
+    ("With SEE pruning", with(&["seeprune=on"])),
     ("Stage 16", run(16, DEPTH)),
 ];
 
@@ -190,6 +215,7 @@ const PLAN: Plan = Plan {
         SEARCHES[6].1,
         SEARCHES[7].1,
         SEARCHES[8].1,
+        SEARCHES[9].1,
     ],
     counters: COUNTERS,
 };
@@ -222,17 +248,20 @@ fn heads(range: std::ops::Range<usize>) -> Vec<String> {
 /// Stage 15 and each test alone on top of it.
 fn alone(runs: &[Run]) -> Result<String, String> {
     let [before, rfp, futility, lmp, see, razoring, ..] = runs else {
-        return Err("chapter 16 measures nine runs".into());
+        return Err("chapter 16 measures ten runs".into());
     };
     claim(
         [rfp, futility, lmp, see, razoring]
             .iter()
             .all(|r| r.total < before.total)
-            && rfp.total < lmp.total
-            && lmp.total < futility.total.min(see.total).min(razoring.total),
+            && lmp.total < rfp.total
+            && rfp.total < futility.total.min(see.total).min(razoring.total)
+            && [rfp, futility, lmp, razoring]
+                .iter()
+                .all(|r| r.total < see.total),
         TEXT,
-        "that each test alone saves nodes, reverse futility the most and late move pruning \
-         the next most",
+        "that each test alone saves nodes, late move pruning the most and reverse futility \
+         the next most, SEE pruning the fewest",
     )?;
     let table = counters_table_headed(
         &heads(0..6),
@@ -243,27 +272,35 @@ fn alone(runs: &[Run]) -> Result<String, String> {
         "The six bench positions at depth {DEPTH}, one fresh engine each: `cargo run --release \
          -- bench --stage 15 --depth {DEPTH} --stats`, then `cargo run --release -- bench \
          --depth {DEPTH} --stats` with the other tests of stage 16 switched off, for each \
-         test alone (with the improving flag on; razoring switched on). Stage 16 searches {} \
+         test alone (with the improving flag on; razoring and SEE pruning switched on). Stage \
+         16 searches {} \
          of stage 15's nodes.",
-        percent(runs[8].total, before.total)
+        percent(runs[9].total, before.total)
     )))
 }
 
-/// Stage 16 without the improving flag, with razoring, and as it is.
+/// Stage 16 without the improving flag, with razoring, with SEE pruning,
+/// and as it is.
 fn together(runs: &[Run]) -> Result<String, String> {
-    let [before, .., plain, razoring, after] = runs else {
-        return Err("chapter 16 measures nine runs".into());
+    let [before, .., plain, razoring, see, after] = runs else {
+        return Err("chapter 16 measures ten runs".into());
     };
     claim(
-        after.total * 5 < before.total && plain.total > after.total && razoring.total < after.total,
+        after.total * 5 < before.total
+            && plain.total > after.total
+            && see.total < razoring.total
+            && razoring.total < after.total
+            && see.total * 3 < after.total * 2,
         TEXT,
         "that stage 16 searches less than a fifth of stage 15's nodes at depth 10, more \
-         without the improving flag, and fewer with razoring",
+         without the improving flag, fewer with razoring, and with SEE pruning fewer by more \
+         than a third",
     )?;
-    let table = counters_table_headed(&heads(6..9), &[plain, razoring, after], &rows());
+    let table = counters_table_headed(&heads(6..10), &[plain, razoring, see, after], &rows());
     Ok(table.note(format!(
         "The same bench at depth {DEPTH}: `cargo run --release -- bench --depth {DEPTH} \
-         --stats`, with `--set improving=off`, with `--set razoring=on` and as it is."
+         --stats`, with `--set improving=off`, with `--set razoring=on`, with `--set \
+         seeprune=on` and as it is."
     )))
 }
 
@@ -297,21 +334,20 @@ fn mates_table(mates: &Mates) -> Result<String, String> {
 
 // ------------------------------------------------------------ the margins
 
-/// The depths the picture shows: one more than the deepest test's.
+/// The depths the picture shows: one more than the deepest margin's.
 fn pictured_depths(p: &Params) -> i32 {
-    p.rfp_max_depth
-        .max(p.futility_max_depth)
-        .max(p.razor_max_depth)
-        + 1
+    MARGINS.iter().map(|m| (m.max_depth)(p)).max().unwrap_or(0) + 1
 }
 
 /// A margin of the default parameters: its name, its colour, whether the
-/// preset leaves it off (drawn dashed), and the margin at each depth.
+/// preset leaves it off (drawn dashed), the margin at each depth and the
+/// deepest node it applies at.
 struct Margin {
     name: &'static str,
     colour: &'static str,
     off: bool,
     at: fn(&Params, i32) -> i32,
+    max_depth: fn(&Params) -> i32,
 }
 
 const MARGINS: [Margin; 4] = [
@@ -320,36 +356,30 @@ const MARGINS: [Margin; 4] = [
         colour: "#1f77b4",
         off: false,
         at: |p, d| p.rfp_margin * d,
+        max_depth: |p| p.rfp_max_depth,
     },
     Margin {
         name: "reverse futility, improving",
         colour: "#17becf",
         off: false,
         at: |p, d| p.rfp_margin * (d - 1),
+        max_depth: |p| p.rfp_max_depth,
     },
     Margin {
         name: "futility (below alpha)",
         colour: "#d62728",
         off: false,
         at: |p, d| p.futility_base + p.futility_margin * d,
+        max_depth: |p| p.futility_max_depth,
     },
     Margin {
         name: "razoring (below alpha), off",
         colour: "#7f7f7f",
         off: true,
         at: |p, d| p.razor_margin * d,
+        max_depth: |p| p.razor_max_depth,
     },
 ];
-
-/// The deepest node each margin of [`MARGINS`] applies at.
-fn max_depths(p: &Params) -> [i32; 4] {
-    [
-        p.rfp_max_depth,
-        p.rfp_max_depth,
-        p.futility_max_depth,
-        p.razor_max_depth,
-    ]
-}
 
 /// The margins of the default parameters against the depth left: how
 /// far the evaluation must be from the window before a test trusts it.
@@ -358,8 +388,7 @@ fn margins_svg() -> String {
     let depths = pictured_depths(&p);
     let highest = MARGINS
         .iter()
-        .zip(max_depths(&p))
-        .map(|(m, max)| (m.at)(&p, max))
+        .map(|m| (m.at)(&p, (m.max_depth)(&p)))
         .max()
         .unwrap_or(100);
     let top_cp = ((highest + 199) / 200) * 200;
@@ -398,7 +427,8 @@ fn margins_svg() -> String {
         "margin (centipawns)",
     );
     // One line per margin, from depth 1 to the deepest node it applies at.
-    for (i, (m, max)) in MARGINS.iter().zip(max_depths(&p)).enumerate() {
+    for (i, m) in MARGINS.iter().enumerate() {
+        let max = (m.max_depth)(&p);
         let points: Vec<String> = (1..=max)
             .map(|d| format!("{:.1},{:.1}", x(d), y((m.at)(&p, d))))
             .collect();

@@ -36,10 +36,7 @@ impl Searcher {
     /// a position about to lose material says nothing, and when no test
     /// needs it.
     pub(super) fn node_eval(&mut self, pos: &Board, ply: usize) -> Option<NodeEval> {
-        let t = &self.techniques;
-        let wanted =
-            t.reverse_futility || t.razoring || t.futility || t.late_move_pruning || t.see_pruning;
-        if !wanted {
+        if !self.prunes_near_leaves {
             return None;
         }
         if !pos.checkers().is_empty() {
@@ -138,7 +135,10 @@ impl Searcher {
     /// Late move pruning: at a shallow node, once this many moves have been
     /// tried, the quiet moves left are the ones the ordering thought least
     /// of, and none of them is tried, not even a check: the picker skips
-    /// them without making them. Twice as many when improving.
+    /// them without making them. Twice as many when improving. (The search
+    /// does not ask about the killers, which are not late moves whatever
+    /// their number: a quiet move that refuted a sibling is the likeliest
+    /// to refute this node too.)
     pub(super) fn late_move_pruning(
         &mut self,
         node: NodeEval,
@@ -261,6 +261,7 @@ mod tests {
         let (mut searcher, pos) = at(QUEEN_UP);
         assert!(searcher.node_eval(&pos, 0).is_some());
         searcher.techniques = preset(15).expect("stage 15");
+        searcher.prepare(&pos, &[], Limits::default());
         assert!(searcher.node_eval(&pos, 0).is_none());
     }
 
@@ -431,6 +432,7 @@ mod tests {
         // Black's pawn on e5 guards d4: the queen steps into it.
         let (mut searcher, pos) = at("6k1/5ppp/8/4p3/8/8/5PPP/3Q2K1 w - - 0 1");
         searcher.techniques.futility = false;
+        searcher.techniques.see_pruning = true;
         assert!(ask(&mut searcher, &pos, "d1d4", 2, (0, 0)));
         assert!(!ask(&mut searcher, &pos, "d1d3", 2, (0, 0)));
         assert_eq!(count(&searcher, Count::LosingMovePruned), 1);

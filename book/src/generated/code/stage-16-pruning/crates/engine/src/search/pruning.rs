@@ -15,10 +15,7 @@ pub(super) struct NodeEval {
     /// a position about to lose material says nothing, and when no test
     /// needs it.
     pub(super) fn node_eval(&mut self, pos: &Board, ply: usize) -> Option<NodeEval> {
-        let t = &self.techniques;
-        let wanted =
-            t.reverse_futility || t.razoring || t.futility || t.late_move_pruning || t.see_pruning;
-        if !wanted {
+        if !self.prunes_near_leaves {
             return None;
         }
         if !pos.checkers().is_empty() {
@@ -127,7 +124,10 @@ pub(super) struct NodeEval {
     /// Late move pruning: at a shallow node, once this many moves have been
     /// tried, the quiet moves left are the ones the ordering thought least
     /// of, and none of them is tried, not even a check: the picker skips
-    /// them without making them. Twice as many when improving.
+    /// them without making them. Twice as many when improving. (The search
+    /// does not ask about the killers, which are not late moves whatever
+    /// their number: a quiet move that refuted a sibling is the likeliest
+    /// to refute this node too.)
     pub(super) fn late_move_pruning(
         &mut self,
         node: NodeEval,
