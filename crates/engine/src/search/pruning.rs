@@ -230,11 +230,15 @@ mod tests {
     use crate::stages::preset;
     use crate::time::Limits;
 
-    /// A searcher of stage 16 set up at `fen` as the search would be at
-    /// its root, with counters on.
+    /// A searcher of stage 16, with the two move tests its preset leaves
+    /// off switched on, set up at `fen` as the search would be at its
+    /// root, with counters on.
     fn at(fen: &str) -> (Searcher, Board) {
         let pos = parse_fen(fen).expect("test FEN is valid");
-        let mut searcher = Searcher::new(preset(16).expect("stage 16"), Params::default());
+        let mut techniques = preset(16).expect("stage 16");
+        techniques.late_move_pruning = true;
+        techniques.see_pruning = true;
+        let mut searcher = Searcher::new(techniques, Params::default());
         searcher.stats = Some(Stats::default());
         searcher.prepare(&pos, &[], Limits::default());
         (searcher, pos)
@@ -432,7 +436,6 @@ mod tests {
         // Black's pawn on e5 guards d4: the queen steps into it.
         let (mut searcher, pos) = at("6k1/5ppp/8/4p3/8/8/5PPP/3Q2K1 w - - 0 1");
         searcher.techniques.futility = false;
-        searcher.techniques.see_pruning = true;
         assert!(ask(&mut searcher, &pos, "d1d4", 2, (0, 0)));
         assert!(!ask(&mut searcher, &pos, "d1d3", 2, (0, 0)));
         assert_eq!(count(&searcher, Count::LosingMovePruned), 1);
