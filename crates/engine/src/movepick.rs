@@ -560,6 +560,46 @@ mod bad_capture_tests {
     }
 }
 // ANCHOR_END: stage-15-see
+// ANCHOR: stage-16-pruning
+
+impl MovePicker<'_> {
+    /// Hand out no more quiet moves: late move pruning has found the rest
+    /// of them not worth trying. The captures held back still come.
+    pub fn skip_quiets(&mut self) {
+        let quiets_left = matches!(
+            self.stage,
+            Stage::Killers | Stage::GenerateRest | Stage::Rest
+        );
+        // Without captures first, the rest are every move, not only quiet.
+        if quiets_left && self.noisy_first {
+            self.stage = Stage::BadNoisy;
+        }
+    }
+}
+
+#[cfg(test)]
+mod skip_quiets_tests {
+    use super::*;
+    use crate::board::{is_quiet, legal_moves, parse_fen};
+
+    #[test]
+    fn after_skip_quiets_only_captures_come() {
+        // Rg1xg5 wins a knight; Qd1xd5 loses the queen to exd5.
+        let pos = parse_fen("4k3/8/4p3/3p2n1/8/8/8/3Q2RK w - - 0 1").expect("valid");
+        let mut picker = MovePicker::new(&pos);
+        picker.mvv_lva();
+        picker.bad_captures_last();
+        let first = picker.pick(None).expect("a move");
+        let quiet = picker.pick(None).expect("a move");
+        assert!(!is_quiet(&pos, first) && is_quiet(&pos, quiet));
+        picker.skip_quiets();
+        let rest: Vec<Move> = std::iter::from_fn(|| picker.pick(None)).collect();
+        assert_eq!(rest.len(), 1, "only the capture held back");
+        assert!(!is_quiet(&pos, rest[0]));
+        assert!(legal_moves(&pos).len() > 3);
+    }
+}
+// ANCHOR_END: stage-16-pruning
 
 #[cfg(test)]
 mod tests {

@@ -137,6 +137,18 @@ notes! {
     /// The table settled a quiescence node.
     QuiescenceTtCutoff => "quiescence: table cutoffs",
     // ANCHOR_END: stage-15-see--note
+    // ANCHOR: stage-16-pruning--note
+    /// A shallow node fails high on its evaluation (reverse futility),
+    ReverseFutility => "reverse futility cutoffs",
+    /// or fails low on a quiescence search (razoring).
+    Razored => "razoring cutoffs",
+    /// A quiet move is skipped: it cannot reach alpha (futility),
+    FutilityPruned => "futility: moves skipped",
+    /// or a move is skipped because it loses material (SEE).
+    LosingMovePruned => "losing moves skipped",
+    /// A shallow node's late quiet moves are all skipped.
+    LateMovePruning => "late move pruning: nodes",
+    // ANCHOR_END: stage-16-pruning--note
 }
 // ANCHOR_END: note-list
 

@@ -129,6 +129,36 @@ params! {
     /// plus this many centipawns stays at or below alpha.
     delta_margin: "DeltaMargin" = 200, 0..=2000;
     // ANCHOR_END: stage-15-see
+    // ANCHOR: stage-16-pruning
+    /// Reverse futility pruning at nodes this deep or shallower...
+    rfp_max_depth: "RfpMaxDepth" = 8, 0..=64;
+    /// ... when the evaluation beats beta by this many centipawns per ply
+    /// of depth (one ply fewer when improving).
+    rfp_margin: "RfpMargin" = 80, 0..=1000;
+    /// Razoring at nodes this deep or shallower...
+    razor_max_depth: "RazorMaxDepth" = 2, 0..=64;
+    /// ... when the evaluation plus this many centipawns per ply of depth
+    /// stays at or below alpha.
+    razor_margin: "RazorMargin" = 300, 0..=2000;
+    /// Futility pruning at nodes this deep or shallower...
+    futility_max_depth: "FutilityMaxDepth" = 6, 0..=64;
+    /// ... of quiet moves when the evaluation plus this many centipawns...
+    futility_base: "FutilityBase" = 100, 0..=2000;
+    /// ... plus this many per ply of depth stays at or below alpha.
+    futility_margin: "FutilityMargin" = 100, 0..=1000;
+    /// Late move pruning at nodes this deep or shallower...
+    lmp_max_depth: "LmpMaxDepth" = 8, 0..=64;
+    /// ... of the quiet moves after the first `(lmp_base + depth²) / 2`
+    /// (twice as many when improving).
+    lmp_base: "LmpBase" = 3, 0..=64;
+    /// SEE pruning at nodes this deep or shallower...
+    see_prune_max_depth: "SeePruneMaxDepth" = 8, 0..=64;
+    /// ... of quiet moves that lose more than this many centipawns per ply
+    /// of depth...
+    see_quiet_margin: "SeeQuietMargin" = 60, 0..=1000;
+    /// ... and captures that lose more than this many per ply squared.
+    see_noisy_margin: "SeeNoisyMargin" = 20, 0..=1000;
+    // ANCHOR_END: stage-16-pruning
 }
 
 /// A parameter as a UCI spin option.

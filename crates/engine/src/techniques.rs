@@ -96,6 +96,24 @@ techniques! {
     /// Quiescence probes and stores the transposition table.
     quiescence_tt: "qtt", "QuiescenceTable";
     // ANCHOR_END: stage-15-see
+    // ANCHOR: stage-16-pruning
+    /// Reverse futility pruning: a shallow node whose evaluation beats
+    /// beta by a margin fails high without a search.
+    reverse_futility: "rfp", "ReverseFutility";
+    /// Razoring: a shallow node whose evaluation is far below alpha gets
+    /// only a quiescence search, if that fails low too.
+    razoring: "razoring", "Razoring";
+    /// Futility pruning: skip quiet moves of a shallow node that cannot
+    /// lift the evaluation to alpha.
+    futility: "futility", "FutilityPruning";
+    /// Late move pruning: skip the late quiet moves of a shallow node.
+    late_move_pruning: "lmp", "LateMovePruning";
+    /// SEE pruning: skip moves of a shallow node that lose material.
+    see_pruning: "seeprune", "SeePruning";
+    /// Margins and move counts depend on whether the evaluation is better
+    /// than two plies ago.
+    improving: "improving", "Improving";
+    // ANCHOR_END: stage-16-pruning
 }
 // ANCHOR_END: technique-list
 

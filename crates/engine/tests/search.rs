@@ -668,6 +668,13 @@ fn unsound_techniques() -> Vec<&'static str> {
         // ANCHOR: stage-13-lmr--unsound
         "lmr",
         // ANCHOR_END: stage-13-lmr--unsound
+        // ANCHOR: stage-16-pruning--unsound
+        "reverse_futility",
+        "razoring",
+        "futility",
+        "late_move_pruning",
+        "see_pruning",
+        // ANCHOR_END: stage-16-pruning--unsound
         // ANCHOR: stage-07-mvvlva--sound-preset
     ]
 }
@@ -889,3 +896,55 @@ fn extensions_extend_on_the_bench() {
     assert!(nodes > before);
 }
 // ANCHOR_END: stage-14-extensions--tests
+// ANCHOR: stage-16-pruning--tests
+
+/// Futility and SEE pruning never skip a move that gives check, nor a
+/// move at the root, nor (futility) a quiet move when a mate is already in
+/// hand: with them, every mate in one and two is still found at the depth
+/// the late-move-reduction test above finds them at. Null moves are off,
+/// as there. So are the other tests of chapter 16, which chapter 16
+/// measures on the mate suite: reverse futility and razoring judge a whole
+/// node by its evaluation without trying its moves, as a null move does,
+/// and a mating threat is what an evaluation can't see; late move pruning
+/// skips the late quiet moves without making them, checks among them (and
+/// the preset leaves it off). SEE pruning, which the preset leaves off
+/// too, is switched on.
+#[test]
+fn futility_and_see_pruning_keep_every_mate_in_one_and_two() {
+    let mut with = stage(16);
+    for name in [
+        "null_move",
+        "reverse_futility",
+        "razoring",
+        "late_move_pruning",
+    ] {
+        with.set(name, false).expect("a known technique");
+    }
+    with.set("see_pruning", true).expect("a known technique");
+    for n in [1, 2] {
+        for pos in mates_in(n) {
+            let score = search(with, &pos, 2 * n as u32 + 1).score;
+            assert_eq!(mate_in_moves(score), n, "{}", to_fen(&pos));
+        }
+    }
+}
+
+/// On the bench, every test of stage 16's preset prunes, the three it
+/// leaves off do not, and the stage searches fewer nodes than stage 15 at
+/// the same depth.
+#[test]
+fn pruning_prunes_on_the_bench() {
+    let (nodes, stats, before) = counted_bench(16, 7);
+    for count in [Count::ReverseFutility, Count::FutilityPruned] {
+        assert!(stats[count] > 0, "{count:?}");
+    }
+    for count in [
+        Count::Razored,
+        Count::LateMovePruning,
+        Count::LosingMovePruned,
+    ] {
+        assert_eq!(stats[count], 0, "{count:?}");
+    }
+    assert!(nodes < before);
+}
+// ANCHOR_END: stage-16-pruning--tests

@@ -150,6 +150,13 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("delta_pruned", stats[Count::DeltaPruned]),
         ("quiescence_table_cutoffs", stats[Count::QuiescenceTtCutoff]),
         // ANCHOR_END: stage-15-see--bookdata-counters
+        // ANCHOR: stage-16-pruning--bookdata-counters
+        ("reverse_futility_cutoffs", stats[Count::ReverseFutility]),
+        ("razoring_cutoffs", stats[Count::Razored]),
+        ("futility_pruned", stats[Count::FutilityPruned]),
+        ("late_move_pruning", stats[Count::LateMovePruning]),
+        ("see_pruned", stats[Count::LosingMovePruned]),
+        // ANCHOR_END: stage-16-pruning--bookdata-counters
     ]
 }
 

@@ -44,7 +44,11 @@ pub mod versus; // +stage-13-lmr
 
 pub mod extensions; // +stage-14-extensions
 
+pub mod mates; // +stage-14-extensions
+
 pub mod see; // +stage-15-see
+
+pub mod pruning; // +stage-16-pruning
 
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
@@ -73,6 +77,7 @@ chapters! {
     lmr; // +stage-13-lmr
     extensions; // +stage-14-extensions
     see; // +stage-15-see
+    pruning; // +stage-16-pruning
 }
 
 /// Hears what is being measured.

@@ -48,6 +48,9 @@ mod extensions;
 use extensions::Singular;
 // ANCHOR_END: stage-14-extensions--module
 mod negamax;
+// ANCHOR: stage-16-pruning--module
+mod pruning;
+// ANCHOR_END: stage-16-pruning--module
 // ANCHOR: stage-12-nullmove--module
 mod nullmove;
 // ANCHOR_END: stage-12-nullmove--module
@@ -262,6 +265,14 @@ pub struct Searcher {
     /// move, while the singular test searches the others.
     excluded: [Option<Move>; MAX_PLY],
     // ANCHOR_END: stage-14-extensions--searcher
+    // ANCHOR: stage-16-pruning--searcher
+    /// The static evaluation of the node at each ply of the path, for
+    /// the node two plies below (`None`: in check, or not needed).
+    evals: [Option<i32>; MAX_PLY],
+    /// Is any of the pruning tests on? Asked at every node, so worked out
+    /// once a search.
+    prunes_near_leaves: bool,
+    // ANCHOR_END: stage-16-pruning--searcher
 }
 
 impl Searcher {
@@ -294,6 +305,8 @@ impl Searcher {
             lmr_table: LmrTable::new(params.lmr_base, params.lmr_divisor), // +stage-13-lmr
             root_depth: 0,               // +stage-14-extensions
             excluded: [None; MAX_PLY],   // +stage-14-extensions
+            evals: [None; MAX_PLY],      // +stage-16-pruning
+            prunes_near_leaves: false,   // +stage-16-pruning
         }
     }
 
@@ -379,6 +392,12 @@ impl Searcher {
         self.lmr_table.configure(p.lmr_base, p.lmr_divisor);
         // ANCHOR_END: stage-13-lmr--prepare
         self.excluded = [None; MAX_PLY]; // +stage-14-extensions
+        // ANCHOR: stage-16-pruning--prepare
+        self.evals = [None; MAX_PLY];
+        let t = &self.techniques;
+        self.prunes_near_leaves =
+            t.reverse_futility || t.razoring || t.futility || t.late_move_pruning || t.see_pruning;
+        // ANCHOR_END: stage-16-pruning--prepare
     }
 
     // ANCHOR: push-move

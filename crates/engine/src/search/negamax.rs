@@ -88,6 +88,15 @@ impl Searcher {
             tt_entry = Some(entry); // +stage-14-extensions
         }
         // ANCHOR_END: stage-08-tt--probe
+        // ANCHOR: stage-16-pruning--node
+        // Near the horizon the evaluation may settle the node by itself.
+        let node = self.node_eval(pos, ply);
+        if let Some(node) = node
+            && let Some(score) = self.prune_node(pos, node, depth, ply, (alpha, beta), kind)
+        {
+            return score;
+        }
+        // ANCHOR_END: stage-16-pruning--node
         // ANCHOR: stage-12-nullmove--try
         if let Some(score) = self.null_move_cutoff(pos, depth, ply, beta, kind) {
             return score;
@@ -146,6 +155,19 @@ impl Searcher {
             // ANCHOR_END: stage-14-extensions--skip
             move_count += 1;
             let quiet = is_quiet(pos, mv); // +stage-09-killers
+            // ANCHOR: stage-16-pruning--late-moves
+            // Late in a shallow node's list: no more quiet moves, but for
+            // the killers, which refuted a sibling at this ply.
+            if quiet
+                && let Some(node) = node
+                && kind != NodeKind::Root
+                && !self.killers.at(ply).contains(&Some(mv))
+                && self.late_move_pruning(node, depth, move_count, best)
+            {
+                picker.skip_quiets();
+                continue;
+            }
+            // ANCHOR_END: stage-16-pruning--late-moves
             // ANCHOR: stage-14-extensions--singular-try
             // Before the table's move is made: is it singular?
             let mut extension = 0;
@@ -157,6 +179,14 @@ impl Searcher {
             }
             // ANCHOR_END: stage-14-extensions--singular-try
             let child = make_move(pos, mv);
+            // ANCHOR: stage-16-pruning--moves
+            if let Some(node) = node
+                && kind != NodeKind::Root
+                && self.prune_move(pos, &child, mv, quiet, node, depth, (alpha, best))
+            {
+                continue;
+            }
+            // ANCHOR_END: stage-16-pruning--moves
             self.push_move(pos, &child, mv, ply);
             self.note(Note::Move { mv, ply });
             // ANCHOR: stage-14-extensions--check-try
