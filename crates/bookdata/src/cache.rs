@@ -5,7 +5,7 @@
 //! file of `book/src/generated/` named after the chapter's stage. Every
 //! table and figure drawn from them is rendered from the committed file,
 //! and `scripts/book-data --check` renders them again from it, measuring
-//! again only the entries of at most [`RECHECK_CAP`] nodes.
+//! again only the cheapest entries: see [`recheck`].
 //!
 //! A cache is any type serde can write and read: the file is its TOML,
 //! and the chapter that owns it checks, when it reads the file, that it
@@ -19,9 +19,25 @@ use serde::de::DeserializeOwned;
 
 use crate::GENERATED_DIR;
 
-/// `scripts/book-data --check` measures again every cached entry of at
-/// most this many nodes (about a tenth of a second each).
+/// `scripts/book-data --check` measures again no cached entry of more
+/// than this many nodes (about a tenth of a second each)...
 pub const RECHECK_CAP: u64 = 500_000;
+
+/// ...and no more than this many nodes of one cache in all, the cheapest
+/// entries first: a chapter with many searches (a mate suite of 44
+/// positions, five ways) then costs the check a third of a second, not
+/// ten, while a code change that moves any count still shows in the
+/// cheap ones.
+pub const RECHECK_BUDGET: u64 = 1_000_000;
+
+/// The sentence of a cache's header that says which of its `entries`
+/// `check` measures again.
+pub fn recheck_note(entries: &str) -> String {
+    format!(
+        "`scripts/book-data --check` measures again the {entries} of at most {RECHECK_CAP} nodes,\n\
+         the cheapest first, until {RECHECK_BUDGET} nodes in all."
+    )
+}
 
 /// The file text of a cache: `header`, each line as a comment, then
 /// `value` as TOML.
@@ -79,8 +95,9 @@ impl Rechecked {
     }
 }
 
-/// For `check`: measure `again` every entry of at most [`RECHECK_CAP`]
-/// nodes and compare.
+/// For `check`: measure `again` the entries of at most [`RECHECK_CAP`]
+/// nodes, the cheapest first (in their order where they cost the same),
+/// until [`RECHECK_BUDGET`] nodes in all, and compare.
 pub fn recheck<E: PartialEq + Debug>(
     name: &str,
     entries: &[E],
@@ -88,7 +105,14 @@ pub fn recheck<E: PartialEq + Debug>(
     mut again: impl FnMut(&E) -> Result<E, String>,
 ) -> Result<Rechecked, String> {
     let mut found = Rechecked::default();
-    for entry in entries.iter().filter(|e| nodes(e) <= RECHECK_CAP) {
+    let mut cheap: Vec<&E> = entries.iter().filter(|e| nodes(e) <= RECHECK_CAP).collect();
+    cheap.sort_by_key(|e| nodes(e));
+    let mut spent = 0;
+    for entry in cheap {
+        spent += nodes(entry);
+        if spent > RECHECK_BUDGET {
+            break;
+        }
         let now = again(entry)?;
         found.measured += 1;
         if now != *entry {
@@ -142,5 +166,24 @@ mod tests {
         let found = recheck("x.toml", &entries, |&n| n, |&n| Ok(n.min(2))).unwrap();
         assert_eq!(found.measured, 2);
         assert_eq!(found.problems.len(), 1);
+    }
+
+    #[test]
+    fn the_cheapest_entries_are_measured_again_within_the_budget() {
+        let big = RECHECK_BUDGET / 3;
+        let entries = [big, 7, big, big, 3];
+        let mut seen = Vec::new();
+        let found = recheck(
+            "x.toml",
+            &entries,
+            |&n| n,
+            |&n| {
+                seen.push(n);
+                Ok(n)
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, [3, 7, big, big]);
+        assert_eq!(found.measured, 4);
     }
 }

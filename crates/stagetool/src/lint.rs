@@ -502,13 +502,14 @@ const CHAPTER_CODE: &[&str] = &["crates/engine/", "crates/cb2026/"];
 /// the Rust files of the chapter code (`CHAPTER_CODE`) of the snapshot of
 /// `stage` (code and comments), at main's lines.
 fn later_names(snap: &snapshot::Snapshot, stage: u32, stages: &[Stage]) -> Vec<Diag> {
-    let later: Vec<(&str, &str)> = stages
+    let later: Vec<(&str, String, &str)> = stages
         .iter()
         .filter(|s| s.id > stage)
         .flat_map(|s| {
-            s.introduces
-                .iter()
-                .map(move |w| (w.as_str(), s.tag.as_str()))
+            s.introduces.iter().filter_map(move |w| {
+                let first = identifier_parts(w).into_iter().next()?;
+                Some((w.as_str(), first, s.tag.as_str()))
+            })
         })
         .collect();
     if later.is_empty() {
@@ -522,8 +523,12 @@ fn later_names(snap: &snapshot::Snapshot, stage: u32, stages: &[Stage]) -> Vec<D
         }
         let Some(text) = entry.text() else { continue };
         for (i, line) in text.lines().enumerate() {
-            for (word, tag) in &later {
-                if mentions(line, word) {
+            // A word's first part is in the line, lowercased without its
+            // underscores, wherever `mentions` finds the word: a cheap
+            // test first keeps the lint quick as the stages add names.
+            let squashed: String = line.to_lowercase().replace('_', "");
+            for (word, first, tag) in &later {
+                if squashed.contains(first.as_str()) && mentions(line, word) {
                     out.push(Diag::error(
                         path,
                         snap.main_line(path, i + 1),

@@ -8,8 +8,8 @@
 //! measures each chapter's once into its cache
 //! `stage-NN-slug-counters.toml`, and everything else is rendered from
 //! that file. Every run whose count the manifests or the nodes-by-depth
-//! series also hold must agree with them; `check` measures again the runs
-//! of at most [`RECHECK_CAP`] nodes. Times are what one run of
+//! series also hold must agree with them; `check` measures again the
+//! cheapest runs ([`cache::recheck`]). Times are what one run of
 //! `scripts/book-data` measured on its machine; the chapters say so.
 
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Chapter, Progress};
 use crate::book::{Book, Comparison};
-use crate::cache::{self, RECHECK_CAP, Rechecked};
+use crate::cache::{self, Rechecked};
 use crate::claims::claim;
 use crate::md::{Table, cells, change, percent, percent_change, position_name, ratio, thousands};
 use crate::measure::{self, Spec};
@@ -171,10 +171,10 @@ impl Plan {
              The runs chapter {} ({}) shows: nodes per bench position, the search's\n\
              counters summed over the positions and, for timed runs, milliseconds per\n\
              position as measured in that one run of scripts/book-data (times vary by\n\
-             machine and run; node counts do not). `scripts/book-data --check` measures\n\
-             again every run of at most {RECHECK_CAP} nodes.",
+             machine and run; node counts do not).\n{}",
             stage.id(),
-            stage.manifest.title
+            stage.manifest.title,
+            cache::recheck_note("runs")
         )
     }
 

@@ -156,13 +156,11 @@ impl Searcher {
             move_count += 1;
             let quiet = is_quiet(pos, mv); // +stage-09-killers
             // ANCHOR: stage-16-pruning--late-moves
-            // Late in a shallow node's list: no more quiet moves, but for
-            // the killers, which refuted a sibling at this ply.
+            // Late in a shallow node's list: no more quiet moves.
             if quiet
                 && let Some(node) = node
                 && kind != NodeKind::Root
-                && !self.killers.at(ply).contains(&Some(mv))
-                && self.late_move_pruning(node, depth, move_count, best)
+                && self.late_move_pruning(node, mv, depth, ply, move_count, best)
             {
                 picker.skip_quiets();
                 continue;

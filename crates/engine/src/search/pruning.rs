@@ -135,14 +135,16 @@ impl Searcher {
     /// Late move pruning: at a shallow node, once this many moves have been
     /// tried, the quiet moves left are the ones the ordering thought least
     /// of, and none of them is tried, not even a check: the picker skips
-    /// them without making them. Twice as many when improving. (The search
-    /// does not ask about the killers, which are not late moves whatever
-    /// their number: a quiet move that refuted a sibling is the likeliest
-    /// to refute this node too.)
+    /// them without making them. Twice as many when improving. The killers
+    /// `mv` may be are spared: they are not late moves whatever their
+    /// number, since a quiet move that refuted a sibling is the likeliest
+    /// to refute this node too.
     pub(super) fn late_move_pruning(
         &mut self,
         node: NodeEval,
+        mv: Move,
         depth: i32,
+        ply: usize,
         move_count: usize,
         best: i32,
     ) -> bool {
@@ -151,7 +153,7 @@ impl Searcher {
             return false;
         }
         let limit = (p.lmp_base + depth * depth) / if node.improving { 1 } else { 2 };
-        if move_count as i32 <= limit {
+        if move_count as i32 <= limit || self.killers.at(ply).contains(&Some(mv)) {
             return false;
         }
         self.note(Note::LateMovePruning);
@@ -394,18 +396,30 @@ mod tests {
             improving: false,
             ..eval_of(&mut searcher, &pos)
         };
+        let mv = parse_uci_move(&pos, "g1h1").expect("a legal test move");
         // Not improving at depth 2: (3 + 4) / 2 = 3 moves are tried.
-        assert!(!searcher.late_move_pruning(node, 2, 3, 0));
-        assert!(searcher.late_move_pruning(node, 2, 4, 0));
+        assert!(!searcher.late_move_pruning(node, mv, 2, 0, 3, 0));
+        assert!(searcher.late_move_pruning(node, mv, 2, 0, 4, 0));
         assert_eq!(count(&searcher, Count::LateMovePruning), 1);
         // Improving, twice as many; deeper, none.
         let improving = NodeEval {
             improving: true,
             ..node
         };
-        assert!(!searcher.late_move_pruning(improving, 2, 7, 0));
+        assert!(!searcher.late_move_pruning(improving, mv, 2, 0, 7, 0));
         let deep = searcher.params.lmp_max_depth + 1;
-        assert!(!searcher.late_move_pruning(node, deep, 60, 0));
+        assert!(!searcher.late_move_pruning(node, mv, deep, 0, 60, 0));
+    }
+
+    #[test]
+    fn a_killer_is_never_a_late_move() {
+        let (mut searcher, pos) = at(QUEEN_UP);
+        let node = eval_of(&mut searcher, &pos);
+        let mv = parse_uci_move(&pos, "g1h1").expect("a legal test move");
+        searcher.killers.store(0, mv);
+        assert!(!searcher.late_move_pruning(node, mv, 2, 0, 60, 0));
+        // At another ply it is not a killer.
+        assert!(searcher.late_move_pruning(node, mv, 2, 1, 60, 0));
     }
 
     #[test]
@@ -428,7 +442,8 @@ mod tests {
         let mated = -MATE_BOUND;
         assert!(!ask(&mut searcher, &pos, "g1h1", 2, (mated, mated)));
         let node = eval_of(&mut searcher, &pos);
-        assert!(!searcher.late_move_pruning(node, 2, 20, mated));
+        let mv = parse_uci_move(&pos, "g1h1").expect("a legal test move");
+        assert!(!searcher.late_move_pruning(node, mv, 2, 0, 20, mated));
     }
 
     #[test]

@@ -124,14 +124,16 @@ pub(super) struct NodeEval {
     /// Late move pruning: at a shallow node, once this many moves have been
     /// tried, the quiet moves left are the ones the ordering thought least
     /// of, and none of them is tried, not even a check: the picker skips
-    /// them without making them. Twice as many when improving. (The search
-    /// does not ask about the killers, which are not late moves whatever
-    /// their number: a quiet move that refuted a sibling is the likeliest
-    /// to refute this node too.)
+    /// them without making them. Twice as many when improving. The killers
+    /// `mv` may be are spared: they are not late moves whatever their
+    /// number, since a quiet move that refuted a sibling is the likeliest
+    /// to refute this node too.
     pub(super) fn late_move_pruning(
         &mut self,
         node: NodeEval,
+        mv: Move,
         depth: i32,
+        ply: usize,
         move_count: usize,
         best: i32,
     ) -> bool {
@@ -140,7 +142,7 @@ pub(super) struct NodeEval {
             return false;
         }
         let limit = (p.lmp_base + depth * depth) / if node.improving { 1 } else { 2 };
-        if move_count as i32 <= limit {
+        if move_count as i32 <= limit || self.killers.at(ply).contains(&Some(mv)) {
             return false;
         }
         self.note(Note::LateMovePruning);
