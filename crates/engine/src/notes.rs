@@ -149,6 +149,14 @@ notes! {
     /// A shallow node's late quiet moves are all skipped.
     LateMovePruning => "late move pruning: nodes",
     // ANCHOR_END: stage-16-pruning--note
+    // ANCHOR: stage-17-aspiration--note
+    /// The root is searched in an aspiration window,
+    AspirationSearch => "aspiration searches",
+    /// and every move scores at or below alpha,
+    AspirationFailLow => "aspiration fails low",
+    /// or one scores at or above beta.
+    AspirationFailHigh => "aspiration fails high",
+    // ANCHOR_END: stage-17-aspiration--note
 }
 // ANCHOR_END: note-list
 

@@ -159,6 +159,17 @@ params! {
     /// ... and captures that lose more than this many per ply squared.
     see_noisy_margin: "SeeNoisyMargin" = 20, 0..=1000;
     // ANCHOR_END: stage-16-pruning
+    // ANCHOR: stage-17-aspiration
+    /// Iterations this deep or deeper search an aspiration window...
+    aspiration_min_depth: "AspirationMinDepth" = 5, 1..=64;
+    /// ... this many centipawns either side of the last score...
+    aspiration_delta: "AspirationDelta" = 15, 1..=1000;
+    /// ... and each miss widens the step by this percentage of itself.
+    aspiration_growth: "AspirationGrowth" = 100, 0..=400;
+    /// After a fail low, the soft time limit is at least this percentage
+    /// of the hard one.
+    fail_low_soft_percent: "FailLowSoftPercent" = 80, 0..=100;
+    // ANCHOR_END: stage-17-aspiration
 }
 
 /// A parameter as a UCI spin option.

@@ -114,6 +114,11 @@ techniques! {
     /// than two plies ago.
     improving: "improving", "Improving";
     // ANCHOR_END: stage-16-pruning
+    // ANCHOR: stage-17-aspiration
+    /// Aspiration windows: search the root in a narrow window around the
+    /// last iteration's score, and widen it when the score falls outside.
+    aspiration: "aspiration", "AspirationWindows";
+    // ANCHOR_END: stage-17-aspiration
 }
 // ANCHOR_END: technique-list
 

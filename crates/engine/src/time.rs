@@ -117,6 +117,24 @@ pub struct TimeBudget {
     pub hard: Duration,
 }
 
+// ANCHOR: stage-17-aspiration
+impl TimeBudget {
+    /// The budget after a fail low at the root: the move that looked best
+    /// has just been found wanting, and playing it at the soft limit would
+    /// play a move the search no longer trusts. The soft limit rises to
+    /// `percent` of the hard one (never lower than it was), so the search
+    /// takes another iteration to find a better move or confirm the bad
+    /// news. The hard limit stays: the clock is still the clock.
+    pub fn after_fail_low(self, percent: i32) -> TimeBudget {
+        let raised = self.hard / 100 * percent.clamp(0, 100) as u32;
+        TimeBudget {
+            soft: self.soft.max(raised).min(self.hard),
+            hard: self.hard,
+        }
+    }
+}
+// ANCHOR_END: stage-17-aspiration
+
 impl Limits {
     /// The deepest iteration of iterative deepening.
     pub fn max_depth(&self) -> u32 {
@@ -289,6 +307,31 @@ mod tests {
         };
         assert_eq!(Limits::from_go(&go).depth, Some(5));
     }
+    // ANCHOR: stage-17-aspiration--test
+
+    #[test]
+    fn a_fail_low_raises_the_soft_limit_toward_the_hard_one() {
+        let budget = TimeBudget {
+            soft: ms(400),
+            hard: ms(1000),
+        };
+        assert_eq!(budget.after_fail_low(80).soft, ms(800));
+        // Never lower than it was, never past the hard limit, and the hard
+        // limit never moves.
+        assert_eq!(budget.after_fail_low(20).soft, ms(400));
+        assert_eq!(
+            budget.after_fail_low(100),
+            TimeBudget {
+                soft: ms(1000),
+                hard: ms(1000)
+            }
+        );
+        assert_eq!(
+            budget.after_fail_low(80).after_fail_low(80),
+            budget.after_fail_low(80)
+        );
+    }
+    // ANCHOR_END: stage-17-aspiration--test
 }
 // ANCHOR_END: stage-06-iterative
 // ANCHOR_END: stage-01-board

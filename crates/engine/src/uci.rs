@@ -31,6 +31,7 @@ use crate::time::Limits;
 // ANCHOR: stage-08-tt--imports
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 // ANCHOR_END: stage-08-tt--imports
+use crate::tt::Bound; // +stage-17-aspiration
 
 /// Where the engine's answers go. Shared with the search thread, and every
 /// line is written and flushed whole so lines never interleave.
@@ -469,6 +470,15 @@ fn format_info(board: &Board, report: &Report) -> String {
     } else {
         format!("cp {}", report.score)
     };
+    // ANCHOR: stage-17-aspiration--bound
+    // A failed aspiration search: the score is only a bound, and the GUI
+    // shows it as such until the search of the same depth again ends.
+    let score = match report.bound {
+        Bound::Exact => score,
+        Bound::Lower => format!("{score} lowerbound"),
+        Bound::Upper => format!("{score} upperbound"),
+    };
+    // ANCHOR_END: stage-17-aspiration--bound
     let nps = report.nodes * 1000 / report.elapsed_ms.max(1);
     let mut line = format!(
         "info depth {} seldepth {} score {score} nodes {} nps {nps} time {}",
@@ -807,6 +817,33 @@ mod tests {
         uci.handle("isready", &[]);
         assert_eq!(printed.lines().last().map(String::as_str), Some("readyok"));
     }
+    // ANCHOR: stage-17-aspiration--test
+
+    /// A window of one centipawn misses: the GUI sees each miss as a bound,
+    /// then the same depth's exact score.
+    #[test]
+    fn a_missed_aspiration_window_is_a_bound_in_the_info_lines() {
+        let printed = Printed::default();
+        let mut uci = Uci::new(Output::new(printed.clone()));
+        uci.handle("setoption", &["name", "AspirationDelta", "value", "1"]);
+        uci.handle("position", &["startpos"]);
+        uci.handle("go", &["depth", "8"]);
+        assert_eq!(printed.bestmoves(1).len(), 1);
+        let infos: Vec<String> = printed
+            .lines()
+            .into_iter()
+            .filter(|l| l.starts_with("info depth"))
+            .collect();
+        let bounded = |l: &String| l.contains(" lowerbound ") || l.contains(" upperbound ");
+        assert!(infos.iter().any(bounded), "{infos:?}");
+        let depth = |l: &String| l.split_whitespace().nth(2).map(str::to_string);
+        for pair in infos.windows(2).filter(|pair| bounded(&pair[0])) {
+            assert!(pair[0].contains(" score cp "), "{}", pair[0]);
+            assert_eq!(depth(&pair[0]), depth(&pair[1]));
+        }
+        assert!(!bounded(infos.last().expect("an info line")));
+    }
+    // ANCHOR_END: stage-17-aspiration--test
 }
 // ANCHOR_END: stage-03-negamax--tests
 // ANCHOR_END: stage-01-board

@@ -28,7 +28,12 @@ impl Searcher {
         self.prev_pv.clear();
         for depth in 1..=self.limits.max_depth() {
             self.following_pv = true;
-            let Some(completed) = self.search_depth(root, depth) else {
+            // REPLACED: stage-17-aspiration
+            // let Some(completed) = self.search_depth(root, depth) else {
+            // REPLACED_END: stage-17-aspiration
+            // ANCHOR: stage-17-aspiration--iteration
+            let Some(completed) = self.aspiration_search(root, depth, &result, report) else {
+                // ANCHOR_END: stage-17-aspiration--iteration
                 break;
             };
             result = completed;

@@ -33,7 +33,11 @@ use crate::time::{Limits, MAX_DEPTH};
 // ANCHOR: stage-08-tt--imports
 use crate::tt::{Replace, TranspositionTable};
 // ANCHOR_END: stage-08-tt--imports
+use crate::tt::Bound; // +stage-17-aspiration
 
+// ANCHOR: stage-17-aspiration--module
+mod aspiration;
+// ANCHOR_END: stage-17-aspiration--module
 mod draws;
 // ANCHOR: stage-06-iterative--module
 mod iterative;
@@ -168,6 +172,9 @@ pub struct Report {
     /// How full the transposition table is, in permille (`None` when the
     /// table is off).
     pub hashfull: Option<u32>, // +stage-08-tt
+    /// `Exact` for a completed depth; while an aspiration window is
+    /// widened, the bound the score is (UCI `lowerbound`, `upperbound`).
+    pub bound: Bound, // +stage-17-aspiration
 }
 
 // ANCHOR: shared
@@ -477,7 +484,13 @@ impl Searcher {
         }
         // ANCHOR_END: stage-06-iterative--search
         let mut result = SearchResult::default();
-        if let Some(completed) = self.search_depth(root, self.limits.fixed_depth()) {
+        // REPLACED: stage-17-aspiration
+        // if let Some(completed) = self.search_depth(root, self.limits.fixed_depth()) {
+        // REPLACED_END: stage-17-aspiration
+        // ANCHOR: stage-17-aspiration--fixed
+        let depth = self.limits.fixed_depth();
+        if let Some(completed) = self.search_depth(root, depth, (-INF, INF)) {
+            // ANCHOR_END: stage-17-aspiration--fixed
             result = completed;
             report(&self.report(&result));
         }
@@ -486,10 +499,27 @@ impl Searcher {
 
     /// One complete search of the root to `depth`; `None` if it was stopped
     /// before finishing.
-    fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
+    // REPLACED: stage-17-aspiration
+    // fn search_depth(&mut self, root: &Board, depth: u32) -> Option<SearchResult> {
+    // REPLACED_END: stage-17-aspiration
+    // ANCHOR: stage-17-aspiration--window
+    /// The root's window is `(alpha, beta)`: the full one, or an aspiration
+    /// window.
+    fn search_depth(
+        &mut self,
+        root: &Board,
+        depth: u32,
+        (alpha, beta): (i32, i32),
+    ) -> Option<SearchResult> {
+        // ANCHOR_END: stage-17-aspiration--window
         let mut pv = Line::new();
         self.root_depth = depth as i32; // +stage-14-extensions
-        let score = self.negamax(root, depth as i32, 0, -INF, INF, NodeKind::Root, &mut pv);
+        // REPLACED: stage-17-aspiration
+        // let score = self.negamax(root, depth as i32, 0, -INF, INF, NodeKind::Root, &mut pv);
+        // REPLACED_END: stage-17-aspiration
+        // ANCHOR: stage-17-aspiration--root
+        let score = self.negamax(root, depth as i32, 0, alpha, beta, NodeKind::Root, &mut pv);
+        // ANCHOR_END: stage-17-aspiration--root
         if self.aborted {
             return None;
         }
@@ -538,6 +568,7 @@ impl Searcher {
             // ANCHOR: stage-08-tt--hashfull
             hashfull: self.techniques.tt.then(|| self.shared.tt.hashfull()),
             // ANCHOR_END: stage-08-tt--hashfull
+            bound: Bound::Exact, // +stage-17-aspiration
         }
     }
 }
