@@ -157,6 +157,11 @@ fn counters(stats: &Stats) -> Vec<(&'static str, u64)> {
         ("late_move_pruning", stats[Count::LateMovePruning]),
         ("see_pruned", stats[Count::LosingMovePruned]),
         // ANCHOR_END: stage-16-pruning--bookdata-counters
+        // ANCHOR: stage-17-aspiration--bookdata-counters
+        ("aspiration_searches", stats[Count::AspirationSearch]),
+        ("aspiration_fails_low", stats[Count::AspirationFailLow]),
+        ("aspiration_fails_high", stats[Count::AspirationFailHigh]),
+        // ANCHOR_END: stage-17-aspiration--bookdata-counters
     ]
 }
 

@@ -50,6 +50,8 @@ pub mod see; // +stage-15-see
 
 pub mod pruning; // +stage-16-pruning
 
+pub mod aspiration; // +stage-17-aspiration
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -78,6 +80,7 @@ chapters! {
     extensions; // +stage-14-extensions
     see; // +stage-15-see
     pruning; // +stage-16-pruning
+    aspiration; // +stage-17-aspiration
 }
 
 /// Hears what is being measured.

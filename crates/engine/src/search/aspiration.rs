@@ -10,7 +10,63 @@ use cozy_chess::Board;
 
 use super::{INF, Report, SearchResult, Searcher, is_mate_score};
 use crate::notes::Note;
+use crate::params::Params;
 use crate::tt::Bound;
+
+/// The root's window for one search of an iteration, and the step the next
+/// miss widens it by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub alpha: i32,
+    pub beta: i32,
+    delta: i32,
+}
+
+impl Window {
+    /// The first window of an iteration: `aspiration_delta` either side of
+    /// the last iteration's score.
+    pub fn around(score: i32, p: &Params) -> Window {
+        let delta = p.aspiration_delta;
+        Window {
+            alpha: (score - delta).max(-INF),
+            beta: (score + delta).min(INF),
+            delta,
+        }
+    }
+
+    /// Where `score` fell: inside (`None`), at or below alpha (a fail low:
+    /// the true score is at most this, `Upper`), or at or above beta (a
+    /// fail high: at least this, `Lower`).
+    pub fn miss(&self, score: i32) -> Option<Bound> {
+        if score <= self.alpha {
+            Some(Bound::Upper)
+        } else if score >= self.beta {
+            Some(Bound::Lower)
+        } else {
+            None
+        }
+    }
+
+    /// The window after `score` missed this one. Only the side it missed
+    /// moves: past the score, by a step `growth` percent larger than the
+    /// last. A score that moved far is then reached in a few searches, and
+    /// the other side keeps cutting off as before.
+    pub fn widened(self, score: i32, growth: i32) -> Window {
+        let delta = self.delta + self.delta * growth / 100;
+        match self.miss(score) {
+            Some(Bound::Upper) => Window {
+                alpha: (score - delta).max(-INF),
+                delta,
+                ..self
+            },
+            _ => Window {
+                beta: (score + delta).min(INF),
+                delta,
+                ..self
+            },
+        }
+    }
+}
 
 impl Searcher {
     /// Search the root to `depth`, in a window around `last`, the previous
@@ -33,27 +89,22 @@ impl Searcher {
         {
             return self.search_depth(root, depth, (-INF, INF));
         }
-        let mut delta = p.aspiration_delta;
-        let mut alpha = (last.score - delta).max(-INF);
-        let mut beta = (last.score + delta).min(INF);
+        let mut window = Window::around(last.score, &p);
         loop {
             self.note(Note::AspirationSearch);
-            let result = self.search_depth(root, depth, (alpha, beta))?;
-            // Each miss means the score moved further than the window
-            // allowed: widen that side by a larger step each time, so a
-            // score that moved far is reached in a few searches.
-            delta += delta * p.aspiration_growth / 100;
-            if result.score <= alpha {
-                self.note(Note::AspirationFailLow);
-                self.fail_low(last, &result, report);
-                alpha = (result.score - delta).max(-INF);
-            } else if result.score >= beta {
-                self.note(Note::AspirationFailHigh);
-                report(&self.report_bound(&result, Bound::Lower));
-                beta = (result.score + delta).min(INF);
-            } else {
-                return Some(result);
+            let result = self.search_depth(root, depth, (window.alpha, window.beta))?;
+            match window.miss(result.score) {
+                None => return Some(result),
+                Some(Bound::Upper) => {
+                    self.note(Note::AspirationFailLow);
+                    self.fail_low(last, &result, report);
+                }
+                Some(_) => {
+                    self.note(Note::AspirationFailHigh);
+                    report(&self.report_bound(&result, Bound::Lower));
+                }
             }
+            window = window.widened(result.score, p.aspiration_growth);
         }
     }
 
@@ -189,6 +240,26 @@ mod tests {
         let (reports, stats) = search(fen, 7, |_| {});
         assert!(reports.iter().all(|r| is_mate_score(r.score)));
         assert_eq!(counts(&stats).0, 0);
+    }
+
+    #[test]
+    fn a_miss_widens_its_own_side_by_a_growing_step() {
+        let p = Params::default();
+        let delta = p.aspiration_delta;
+        let window = Window::around(40, &p);
+        assert_eq!((window.alpha, window.beta), (40 - delta, 40 + delta));
+        assert_eq!(window.miss(40), None);
+        assert_eq!(window.miss(40 - delta), Some(Bound::Upper));
+        assert_eq!(window.miss(40 + delta), Some(Bound::Lower));
+        // A fail low at 0 moves alpha only, one doubled step below 0; a
+        // fail high after it moves beta, a step of four deltas above.
+        let low = window.widened(0, 100);
+        assert_eq!((low.alpha, low.beta), (-2 * delta, 40 + delta));
+        let high = low.widened(100, 100);
+        assert_eq!((high.alpha, high.beta), (-2 * delta, 100 + 4 * delta));
+        // Never past the scores a search can return.
+        let far = Window::around(INF - 1, &p).widened(INF - 1, 100);
+        assert_eq!(far.beta, INF);
     }
 
     #[test]

@@ -36,7 +36,7 @@ use crate::tt::{Replace, TranspositionTable};
 use crate::tt::Bound; // +stage-17-aspiration
 
 // ANCHOR: stage-17-aspiration--module
-mod aspiration;
+pub mod aspiration;
 // ANCHOR_END: stage-17-aspiration--module
 mod draws;
 // ANCHOR: stage-06-iterative--module
