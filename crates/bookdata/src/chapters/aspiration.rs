@@ -110,6 +110,16 @@ fn claims(book: &Book) -> Result<(), String> {
         "the defaults it names: windows from depth 5, 15 centipawns either side, each step \
          twice the last, and the soft limit at 80% of the hard one after a fail low",
     )?;
+    if let Some(sprt) = book.find(17).and_then(|s| s.manifest.sprt.as_ref()) {
+        claim(
+            sprt.verdict.as_deref() == Some("H1 accepted")
+                && sprt.games < 250
+                && sprt.time_per_move_ms.is_some_and(|[new, old]| new > old),
+            TEXT,
+            "that the stage's match accepted H1 within a couple of hundred games, stage 17 \
+             taking more time per move than stage 16",
+        )?;
+    }
     let Some(c) = book.compared(17)? else {
         return Ok(());
     };
