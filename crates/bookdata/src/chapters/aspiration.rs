@@ -120,6 +120,14 @@ fn claims(book: &Book) -> Result<(), String> {
              taking more time per move than stage 16",
         )?;
     }
+    if let Some(high) = book.find(17).and_then(|s| s.manifest.versus_high.as_ref()) {
+        claim(
+            high.games == 100 && high.wins < high.draws && high.draws < 10 && high.losses > 80,
+            TEXT,
+            "that against Stockfish at 2400 stage 17 wins and draws only a few of a hundred \
+             games",
+        )?;
+    }
     let Some(c) = book.compared(17)? else {
         return Ok(());
     };
