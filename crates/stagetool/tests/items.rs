@@ -68,6 +68,9 @@ fn real_items_run_from_their_doc_comment_to_their_closing_brace() {
     }
 }
 
+// ANCHOR: main-only
+// Cuts main's own files at earlier stages: a snapshot has no markers left
+// to cut by.
 #[test]
 fn real_items_are_cut_as_their_stage_has_them() {
     let tree = repository();
@@ -97,6 +100,7 @@ fn real_items_are_cut_as_their_stage_has_them() {
         "{err}"
     );
 }
+// ANCHOR_END: main-only
 
 #[test]
 fn every_item_of_the_crates_ends_on_a_line_that_closes_it() {
