@@ -380,9 +380,8 @@ impl Windows {
                 for r in &position.report {
                     let first = searches.last().is_none_or(|s| s.depth != r.depth);
                     if first {
-                        let windowed = r.depth as i32 >= p.aspiration_min_depth
-                            && !is_mate_score(last)
-                            && r.depth > 1;
+                        let windowed =
+                            r.depth as i32 >= p.aspiration_min_depth && !is_mate_score(last);
                         window = windowed.then(|| Window::around(last, &p));
                     }
                     let (alpha, beta) = window.map_or((-INF, INF), |w| (w.alpha, w.beta));
