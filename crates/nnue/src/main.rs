@@ -1,7 +1,7 @@
 // ANCHOR: main-only
 //! `nnue`: make training data from self-play, train a net, export it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -76,7 +76,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn datagen_command(settings: &Settings, out: &PathBuf, threads: usize) -> Result<(), String> {
+fn datagen_command(settings: &Settings, out: &Path, threads: usize) -> Result<(), String> {
     let bar = ProgressBar::new(settings.games);
     let template = "{elapsed_precise} [{bar:30}] {pos}/{len} games | {msg} | ETA {eta}";
     if let Ok(style) = ProgressStyle::with_template(template) {
