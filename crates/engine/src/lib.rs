@@ -13,6 +13,9 @@ pub mod board;
 pub mod perft;
 
 pub mod eval; // +stage-02-eval
+// ANCHOR: main-only
+pub mod nnue;
+// ANCHOR_END: main-only
 pub mod see; // +stage-15-see
 
 pub mod notes; // +stage-03-negamax

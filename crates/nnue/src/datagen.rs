@@ -388,4 +388,49 @@ fn write_in_order(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::board::parse_fen;
+    use engine::search::MATE;
+
+    #[test]
+    fn only_quiet_positions_with_a_quiet_best_move_and_no_mate_score_are_kept() {
+        let s = Settings::default();
+        let board =
+            parse_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3").unwrap();
+        let quiet: Move = "f1c4".parse().unwrap();
+        let capture: Move = "f3e5".parse().unwrap();
+        assert!(keep(&s, 20, &board, quiet, 35));
+        assert!(!keep(&s, 20, &board, capture, 35), "a capture as best move");
+        assert!(!keep(&s, 20, &board, quiet, MATE - 7), "a mate score");
+        assert!(
+            !keep(&s, s.first_kept_ply - 1, &board, quiet, 35),
+            "too early"
+        );
+        let check =
+            parse_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").unwrap();
+        assert!(
+            !keep(&s, 20, &check, "e1f2".parse().unwrap(), 35),
+            "in check"
+        );
+    }
+
+    #[test]
+    fn four_decisive_plies_in_a_row_end_the_game() {
+        let s = Settings::default();
+        let mut wins = WinAdjudication { streak: 0, sign: 0 };
+        let scores = [1200, -1500, 1100, 1000, 1300, 1000];
+        let verdicts: Vec<_> = scores.iter().map(|&x| wins.after(x, &s)).collect();
+        assert_eq!(verdicts, [None, None, None, None, None, Some(1.0)]);
+        let mut wins = WinAdjudication { streak: 0, sign: 0 };
+        let verdicts: Vec<_> = [-1000, -2000, 30, -1000, -1000, -1000, -1000]
+            .iter()
+            .map(|&x| wins.after(x, &s))
+            .collect();
+        assert_eq!(verdicts.last(), Some(&Some(0.0)));
+        assert!(verdicts[..6].iter().all(Option::is_none));
+    }
+}
 // ANCHOR_END: main-only

@@ -1,6 +1,7 @@
 // ANCHOR: main-only
 //! `nnue`: make training data from self-play, train a net, export it.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -8,6 +9,8 @@ use std::time::Instant;
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use nnue::datagen::{self, Progress, Settings};
+use nnue::record;
+use nnue::train::TrainSettings;
 
 #[derive(Parser)]
 #[command(about = "cb2026's network tools: self-play data, training, export")]
@@ -43,6 +46,34 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+    /// Train a net on a data file; write it and its record (`<out>.toml`).
+    Train {
+        /// The data file (`FEN | score | result` lines).
+        #[arg(long)]
+        data: PathBuf,
+        /// The network file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Use only the first N positions of the file.
+        #[arg(long)]
+        positions: Option<usize>,
+        #[arg(long, default_value_t = TrainSettings::default().hidden)]
+        hidden: usize,
+        #[arg(long, default_value_t = TrainSettings::default().epochs)]
+        epochs: u32,
+        #[arg(long, default_value_t = TrainSettings::default().batch)]
+        batch: usize,
+        #[arg(long, default_value_t = TrainSettings::default().lr)]
+        lr: f32,
+        /// λ, the weight of the game's result in the target.
+        #[arg(long, default_value_t = TrainSettings::default().wdl)]
+        wdl: f32,
+        #[arg(long, default_value_t = TrainSettings::default().seed)]
+        seed: u64,
+        /// Threads (the weights do not depend on it).
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -66,6 +97,29 @@ fn main() -> ExitCode {
             };
             datagen_command(&settings, &out, threads)
         }
+        Command::Train {
+            data,
+            out,
+            positions,
+            hidden,
+            epochs,
+            batch,
+            lr,
+            wdl,
+            seed,
+            threads,
+        } => {
+            let settings = TrainSettings {
+                hidden,
+                epochs,
+                batch,
+                lr,
+                wdl,
+                seed,
+                ..TrainSettings::default()
+            };
+            record::train_command(&data, positions, &settings, &out, threads)
+        }
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -84,12 +138,26 @@ fn datagen_command(settings: &Settings, out: &Path, threads: usize) -> Result<()
     }
     let start = Instant::now();
     let mut first: Option<Progress> = None;
+    // Without a terminal (a log file), a line every ten seconds instead.
+    let terminal = std::io::stderr().is_terminal();
+    let mut last_line = start;
     let mut show = |progress: &Progress| {
         let first = first.get_or_insert_with(|| progress.clone());
-        let made = progress.positions - first.positions;
-        let rate = made as f64 / start.elapsed().as_secs_f64().max(1e-3);
-        bar.set_position(progress.games);
-        bar.set_message(format!("{} positions, {rate:.0}/s", progress.positions));
+        let seconds = start.elapsed().as_secs_f64().max(1e-3);
+        let rate = (progress.positions - first.positions) as f64 / seconds;
+        let message = format!("{} positions, {rate:.0}/s", progress.positions);
+        if terminal {
+            bar.set_position(progress.games);
+            bar.set_message(message);
+        } else if last_line.elapsed().as_secs() >= 10 || progress.games == settings.games {
+            last_line = Instant::now();
+            let games_rate = (progress.games - first.games) as f64 / seconds;
+            let left = (settings.games - progress.games) as f64 / games_rate.max(1e-9);
+            eprintln!(
+                "{}/{} games | {message} | ETA {:.0} s",
+                progress.games, settings.games, left
+            );
+        }
     };
     let done = datagen::run(settings, out, threads, &mut show)?;
     bar.finish();

@@ -21,8 +21,9 @@ pub struct Origin {
 }
 
 /// Whether `path` belongs to the snapshot of stage `n` at all (manifests,
-/// chapters, generated book files and answer pages of later stages do
-/// not).
+/// chapters, and any file with a part of its path named after a later
+/// stage, such as generated book files, answer pages or a binary file
+/// that cannot hold markers, do not).
 pub fn path_in_stage(path: &str, n: u32, omitted_chapters: &BTreeSet<String>) -> bool {
     if let Some((num, _)) = manifest_name(path)
         && num > n
@@ -32,19 +33,18 @@ pub fn path_in_stage(path: &str, n: u32, omitted_chapters: &BTreeSet<String>) ->
     if omitted_chapters.contains(path) {
         return false;
     }
-    // Generated files and answers to the challenges are named after the
-    // stage they belong to.
-    let staged = ["book/src/generated/", "book/src/answers/"];
-    if let Some(rest) = staged.iter().find_map(|dir| path.strip_prefix(dir)) {
-        for part in rest.split('/') {
-            if let Some(num) = stage_prefix(part)
-                && num > n
-            {
-                return false;
-            }
-        }
-    }
-    true
+    // Generated files, answers to the challenges and files without room
+    // for markers are named after the stage they belong to.
+    !path
+        .split('/')
+        .any(|part| stage_prefix(part).is_some_and(|num| num > n))
+}
+
+/// Is `text` blank, or a script's `#!` line and nothing more? A script
+/// whose body was cut is no script.
+fn only_a_shebang(text: &str) -> bool {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    lines.next().is_none_or(|first| first.starts_with("#!")) && lines.next().is_none()
 }
 
 /// `stage-NN-...` -> NN
@@ -286,7 +286,7 @@ pub fn build_with_diags(
             continue;
         };
         let original = entry.text().unwrap_or_default();
-        if new.trim().is_empty() && !original.trim().is_empty() {
+        if only_a_shebang(&new) && !only_a_shebang(original) {
             continue; // emptied by the cut
         }
         let moved = lines.iter().enumerate().any(|(i, l)| l.origin != i);

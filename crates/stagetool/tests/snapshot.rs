@@ -541,6 +541,48 @@ fn an_empty_anchor_becomes_an_empty_range_that_the_check_catches() {
 }
 
 #[test]
+fn a_file_named_after_a_later_stage_or_a_script_cut_to_its_shebang_is_left_out() {
+    let mut tree = common::tree();
+    let files = [
+        (
+            "crates/engine/nets/stage-02-two/net.bin",
+            "\u{0}\u{1}binary",
+        ),
+        ("crates/engine/nets/stage-03-three.bin", "\u{0}\u{2}binary"),
+        (
+            "scripts/three",
+            "#!/usr/bin/env bash\n# ANCHOR: stage-03-three\necho three\n# ANCHOR_END: stage-03-three\n",
+        ),
+        (
+            "scripts/two",
+            "#!/usr/bin/env bash\n# ANCHOR: stage-02-two\necho two\n# ANCHOR_END: stage-02-two\n",
+        ),
+    ];
+    for (path, content) in files {
+        tree.files
+            .insert(path.into(), Entry::file(content.to_string()));
+    }
+    let (manifests, diags) = manifest::load(&tree);
+    assert!(diags.is_empty(), "{diags:?}");
+    let kept = |n: u32| {
+        let s = snapshot::build(&tree, &manifests, n, &origin())
+            .expect("snapshot builds")
+            .tree;
+        files
+            .iter()
+            .map(|(path, _)| *path)
+            .filter(|p| s.files.contains_key(*p))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(kept(1), Vec::<&str>::new());
+    assert_eq!(
+        kept(2),
+        ["crates/engine/nets/stage-02-two/net.bin", "scripts/two"]
+    );
+    assert_eq!(kept(3).len(), 4);
+}
+
+#[test]
 fn answers_to_a_later_chapter_are_not_in_the_snapshot() {
     let mut tree = common::tree();
     let answers = [

@@ -412,6 +412,9 @@ fn setoption(c: &mut impl Choices) -> String {
         "Ponder",
         "Stage",
         "Clear Hash",
+        // ANCHOR: main-only
+        "EvalFile",
+        // ANCHOR_END: main-only
         "UCI_Chess960",
         "No Such Option",
     ];

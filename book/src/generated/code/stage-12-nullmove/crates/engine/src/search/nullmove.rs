@@ -117,6 +117,27 @@
     }
     // ANCHOR_END: verified
 // …
+    // ANCHOR: push-null
+    /// Pass at `ply`: the child's accumulator is the parent's, its key is
+    /// that of the same position with the other side to move, and the path
+    /// remembers the pass.
+    fn push_null_move(&mut self, child: &Board, ply: usize) {
+        self.accumulators.update_null(ply);
+        self.keys.push(position_key(child));
+        self.null_moves.push(self.keys.len() - 1);
+    }
+
+    fn pop_null_move(&mut self) {
+        self.keys.pop();
+        self.null_moves.pop();
+    }
+
+    /// Was the move that led to the current node a null move?
+    fn after_null_move(&self) -> bool {
+        self.null_moves.last() == Some(&(self.keys.len() - 1))
+    }
+    // ANCHOR_END: push-null
+// …
     // ANCHOR: plies_since_null_move
     /// How many plies back from the current node the last null move lies
     /// (`None` if there is none on the path).
