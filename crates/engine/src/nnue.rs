@@ -237,8 +237,10 @@ fn screlu_dot(values: &[i16], weights: &[i16]) -> i32 {
         .iter()
         .zip(weights)
         .map(|(&a, &w)| {
-            let clipped = i32::from(a).clamp(0, QA);
-            clipped * clipped * i32::from(w)
+            // clamp(a) · w fits an i16 (255 · 127), so the product with
+            // clamp(a) again is one of two i16s, as vector units like it.
+            let clipped = a.clamp(0, QA as i16);
+            i32::from(clipped * w) * i32::from(clipped)
         })
         .sum()
 }
@@ -265,16 +267,17 @@ impl Changes {
             removed: ArrayVec::new(),
             added: ArrayVec::new(),
         };
-        for color in [Color::White, Color::Black] {
-            for piece in Piece::ALL {
-                let old = parent.colored_pieces(color, piece);
-                let new = child.colored_pieces(color, piece);
-                changes
-                    .removed
-                    .extend((old & !new).into_iter().map(|sq| (piece, color, sq)));
-                changes
-                    .added
-                    .extend((new & !old).into_iter().map(|sq| (piece, color, sq)));
+        // A square changed when a colour's pieces left or reached it: the
+        // move's two squares, an en passant victim's, castling's rook's.
+        // (In standard chess no move puts a piece where one of its own
+        // colour stood, so no change hides from this.)
+        let moved = |color| parent.colors(color) ^ child.colors(color);
+        for square in moved(Color::White) | moved(Color::Black) {
+            if let (Some(piece), Some(color)) = (parent.piece_on(square), parent.color_on(square)) {
+                changes.removed.push((piece, color, square));
+            }
+            if let (Some(piece), Some(color)) = (child.piece_on(square), child.color_on(square)) {
+                changes.added.push((piece, color, square));
             }
         }
         changes
@@ -347,15 +350,10 @@ impl NnueStack {
             .zip(source)
             .zip(target)
         {
-            to.copy_from_slice(from);
-            for &(piece, color, square) in &changes.removed {
-                let row = self.network.row(feature(perspective, piece, color, square));
-                to.iter_mut().zip(row).for_each(|(a, w)| *a -= w);
-            }
-            for &(piece, color, square) in &changes.added {
-                let row = self.network.row(feature(perspective, piece, color, square));
-                to.iter_mut().zip(row).for_each(|(a, w)| *a += w);
-            }
+            let row = |&(piece, color, square): &(Piece, Color, Square)| {
+                self.network.row(feature(perspective, piece, color, square))
+            };
+            apply(to, from, &changes, row);
         }
     }
 
@@ -374,6 +372,41 @@ impl NnueStack {
         match side_to_move {
             Color::White => self.network.evaluate(white, black),
             Color::Black => self.network.evaluate(black, white),
+        }
+    }
+}
+
+/// `to = from − Σ removed rows + Σ added rows`. The common moves (a quiet
+/// move: one row out, one in; a capture: two out, one in) get a loop of
+/// their own that reads `from` and writes `to` once, which the compiler
+/// turns into vector instructions; the rest (castling, a capture that
+/// promotes) copy first and then add and subtract.
+fn apply<'n>(
+    to: &mut [i16],
+    from: &[i16],
+    changes: &Changes,
+    row: impl Fn(&(Piece, Color, Square)) -> &'n [i16],
+) {
+    match (changes.removed.as_slice(), changes.added.as_slice()) {
+        ([r], [a]) => {
+            for (((out, f), r), a) in to.iter_mut().zip(from).zip(row(r)).zip(row(a)) {
+                *out = f - r + a;
+            }
+        }
+        ([r1, r2], [a]) => {
+            let rows = from.iter().zip(row(r1)).zip(row(r2)).zip(row(a));
+            for (out, (((f, r1), r2), a)) in to.iter_mut().zip(rows) {
+                *out = f - r1 - r2 + a;
+            }
+        }
+        (removed, added) => {
+            to.copy_from_slice(from);
+            for r in removed {
+                to.iter_mut().zip(row(r)).for_each(|(x, w)| *x -= w);
+            }
+            for a in added {
+                to.iter_mut().zip(row(a)).for_each(|(x, w)| *x += w);
+            }
         }
     }
 }

@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use cozy_chess::{Board, Color};
+use engine::eval::evaluate;
 use engine::nnue::feature;
 
 /// The most pieces a position has, so the most inputs a half has on.
@@ -24,9 +25,26 @@ pub struct Position {
     pub score: f32,
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub result: f32,
+    /// The piece-square tables' evaluation (`eval.rs`) for the side to
+    /// move: the evaluation the net replaces, measured on the same loss.
+    pub pesto: f32,
+    /// No castling rights: the position's mirror image (files a ↔ h) is
+    /// as much a chess position, with the same score and result.
+    pub mirrorable: bool,
 }
 
 impl Position {
+    /// The same position with files a ↔ h swapped (square ^ 7 in every
+    /// input), if that is a position of the game of chess too.
+    pub fn mirrored(&self) -> Option<Position> {
+        let flip = |f: &u16| f ^ 7;
+        self.mirrorable.then(|| Position {
+            us: self.us.map(|f| flip(&f)),
+            them: self.them.map(|f| flip(&f)),
+            ..self.clone()
+        })
+    }
+
     /// The inputs of the side to move's half, then the other's.
     pub fn halves(&self) -> [&[u16]; 2] {
         let n = usize::from(self.count);
@@ -61,6 +79,10 @@ pub fn parse_line(line: &str) -> Result<Position, String> {
         } else {
             1.0 - result
         },
+        pesto: evaluate(&board) as f32,
+        mirrorable: [Color::White, Color::Black].iter().all(|&c| {
+            board.castle_rights(c).short.is_none() && board.castle_rights(c).long.is_none()
+        }),
     };
     for square in board.occupied() {
         let (Some(piece), Some(color)) = (board.piece_on(square), board.color_on(square)) else {
@@ -112,6 +134,25 @@ mod tests {
             sorted(white.halves()[1].to_vec())
         );
         assert_eq!((black.score, black.result), (120.0, 1.0));
+    }
+
+    #[test]
+    fn a_position_without_castling_rights_has_a_mirror_image() {
+        let plain = parse_line("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1 | 90 | 0.5").unwrap();
+        let mirror = parse_line("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1 | 90 | 0.5").unwrap();
+        let sorted = |p: &Position| {
+            let mut halves = p.halves().map(<[u16]>::to_vec);
+            halves.iter_mut().for_each(|h| h.sort());
+            halves
+        };
+        let mirrored = plain.mirrored().expect("no castling rights");
+        assert_eq!(sorted(&mirrored), sorted(&mirror));
+        assert_eq!(
+            (mirrored.score, mirrored.result),
+            (mirror.score, mirror.result)
+        );
+        let castling = parse_line("4k3/8/8/8/8/8/1P6/4K2R w K - 0 1 | 90 | 0.5").unwrap();
+        assert_eq!(castling.mirrored(), None);
     }
 
     #[test]

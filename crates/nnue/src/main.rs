@@ -70,6 +70,9 @@ enum Command {
         wdl: f32,
         #[arg(long, default_value_t = TrainSettings::default().seed)]
         seed: u64,
+        /// Train on the mirror images of positions without castling rights too.
+        #[arg(long)]
+        mirror: bool,
         /// Threads (the weights do not depend on it).
         #[arg(long, default_value_t = 1)]
         threads: usize,
@@ -107,9 +110,11 @@ fn main() -> ExitCode {
             lr,
             wdl,
             seed,
+            mirror,
             threads,
         } => {
             let settings = TrainSettings {
+                mirror,
                 hidden,
                 epochs,
                 batch,

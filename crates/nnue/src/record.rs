@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Position, load};
 use crate::datagen::{Progress, progress_path};
-use crate::train::{Epoch, FloatNet, TrainSettings, train};
+use crate::train::{Epoch, FloatNet, TrainSettings, pesto_loss, train};
 
 /// The record written beside a net.
 #[derive(Debug, Serialize, Deserialize)]
@@ -31,6 +31,9 @@ pub struct NetRecord {
     /// Mean |float − quantized| score over the validation positions, in
     /// centipawns: what rounding the weights to integers costs.
     pub quantization_error_cp: f64,
+    /// The validation loss of the piece-square tables (`eval.rs`), for
+    /// comparison with the epochs' `validation_loss`.
+    pub pesto_validation_loss: f64,
     pub epochs: Vec<Epoch>,
 }
 
@@ -142,6 +145,7 @@ pub fn train_command(
         },
         settings: settings.clone(),
         quantization_error_cp: quantization_error(&net, validation),
+        pesto_validation_loss: pesto_loss(validation, settings.wdl),
         epochs,
     };
     let text = toml::to_string(&record).map_err(|e| e.to_string())?;
@@ -149,6 +153,10 @@ pub fn train_command(
     let header = "# Written by `nnue train` with the net beside it; do not edit.\n";
     std::fs::write(&record_path, format!("{header}{text}"))
         .map_err(|e| format!("{}: {e}", record_path.display()))?;
+    println!(
+        "piece-square tables' validation loss {:.6}",
+        record.pesto_validation_loss
+    );
     println!(
         "wrote {} (hash {}, quantization error {:.2} cp) and {} in {:.0} s",
         out.display(),

@@ -46,6 +46,9 @@ pub struct TrainSettings {
     /// The last fraction of the file (the latest games) is held out to
     /// measure the loss on positions the net never trained on.
     pub validation: f32,
+    /// Train on the mirror image (files a ↔ h) of every position without
+    /// castling rights too: twice the data where chess is symmetric.
+    pub mirror: bool,
 }
 
 impl Default for TrainSettings {
@@ -59,6 +62,7 @@ impl Default for TrainSettings {
             wdl: 0.25,
             seed: 1,
             validation: 0.05,
+            mirror: false,
         }
     }
 }
@@ -311,6 +315,19 @@ pub fn mean_loss(net: &FloatNet, positions: &[Position], wdl: f32, threads: usiz
     losses.iter().sum::<f64>() / positions.len().max(1) as f64
 }
 
+/// The loss the piece-square tables would have on `positions`, their
+/// evaluation taken as the net's output: the baseline a net must beat.
+pub fn pesto_loss(positions: &[Position], wdl: f32) -> f64 {
+    let total: f64 = positions
+        .iter()
+        .map(|p| {
+            let error = sigmoid(p.pesto / SCALE as f32) - target(p, wdl);
+            f64::from(error * error)
+        })
+        .sum();
+    total / positions.len().max(1) as f64
+}
+
 /// Train a net on `train`, measuring `validation` after every epoch.
 pub fn train(
     train: &[Position],
@@ -319,6 +336,11 @@ pub fn train(
     threads: usize,
     on_epoch: &mut dyn FnMut(&Epoch),
 ) -> FloatNet {
+    let mirrors: Vec<Position> = match settings.mirror {
+        true => train.iter().filter_map(Position::mirrored).collect(),
+        false => Vec::new(),
+    };
+    let train: Vec<&Position> = train.iter().chain(&mirrors).collect();
     let mut net = FloatNet::random(settings.hidden, settings.seed);
     let size = net.params.len();
     let mut adam = Adam {
@@ -335,7 +357,7 @@ pub fn train(
         let lr = learning_rate(settings, epoch);
         let mut epoch_loss = 0.0;
         for batch in order.chunks(settings.batch) {
-            let positions: Vec<&Position> = batch.iter().map(|&i| &train[i]).collect();
+            let positions: Vec<&Position> = batch.iter().map(|&i| train[i]).collect();
             let frozen = &net;
             let parts = in_chunks(&positions, threads, &|chunk: &[&Position]| {
                 let mut part = vec![0.0; size];
