@@ -11,7 +11,7 @@ use nnue::datagen::run;
 use nnue::record::NetRecord;
 use nnue::train::train;
 
-const RECORD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/short-net.toml");
+const RECORD: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stage-18-short-net.toml");
 
 #[test]
 fn the_short_road_gives_the_recorded_net() {
