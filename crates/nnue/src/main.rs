@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use nnue::datagen::{self, Progress, Settings};
 use nnue::record;
@@ -22,108 +22,100 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Self-play games; their quiet positions as `FEN | score | result`.
-    Datagen {
-        /// The data file (appended to; its progress is kept in
-        /// `<out>.progress`, so a stopped run goes on where it stopped).
-        #[arg(long)]
-        out: PathBuf,
-        /// Games to play in all.
-        #[arg(long, default_value_t = Settings::default().games)]
-        games: u64,
-        /// Search budget for every move.
-        #[arg(long, default_value_t = Settings::default().nodes)]
-        nodes: u64,
-        /// Seed of the random openings.
-        #[arg(long, default_value_t = Settings::default().seed)]
-        seed: u64,
-        /// Random plies that open each game.
-        #[arg(long, default_value_t = Settings::default().random_plies)]
-        random_plies: u32,
-        /// The engine's stage preset.
-        #[arg(long, default_value_t = Settings::default().stage)]
-        stage: u32,
-        /// Worker threads (the output does not depend on it).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Datagen(DatagenArgs),
     /// Train a net on a data file; write it and its record (`<out>.toml`).
-    Train {
-        /// The data file (`FEN | score | result` lines).
-        #[arg(long)]
-        data: PathBuf,
-        /// The network file to write.
-        #[arg(long)]
-        out: PathBuf,
-        /// Use only the first N positions of the file.
-        #[arg(long)]
-        positions: Option<usize>,
-        #[arg(long, default_value_t = TrainSettings::default().hidden)]
-        hidden: usize,
-        #[arg(long, default_value_t = TrainSettings::default().epochs)]
-        epochs: u32,
-        #[arg(long, default_value_t = TrainSettings::default().batch)]
-        batch: usize,
-        #[arg(long, default_value_t = TrainSettings::default().lr)]
-        lr: f32,
-        /// λ, the weight of the game's result in the target.
-        #[arg(long, default_value_t = TrainSettings::default().wdl)]
-        wdl: f32,
-        #[arg(long, default_value_t = TrainSettings::default().seed)]
-        seed: u64,
-        /// Train on the mirror images of positions without castling rights too.
-        #[arg(long)]
-        mirror: bool,
-        /// Threads (the weights do not depend on it).
-        #[arg(long, default_value_t = 1)]
-        threads: usize,
-    },
+    Train(TrainArgs),
+}
+
+#[derive(Args)]
+struct DatagenArgs {
+    /// The data file (appended to; its progress is kept in
+    /// `<out>.progress`, so a stopped run goes on where it stopped).
+    #[arg(long)]
+    out: PathBuf,
+    /// Games to play in all.
+    #[arg(long, default_value_t = Settings::default().games)]
+    games: u64,
+    /// Search budget for every move.
+    #[arg(long, default_value_t = Settings::default().nodes)]
+    nodes: u64,
+    /// Seed of the random openings.
+    #[arg(long, default_value_t = Settings::default().seed)]
+    seed: u64,
+    /// Random plies that open each game.
+    #[arg(long, default_value_t = Settings::default().random_plies)]
+    random_plies: u32,
+    /// The engine's stage preset.
+    #[arg(long, default_value_t = Settings::default().stage)]
+    stage: u32,
+    /// Worker threads (the output does not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+#[derive(Args)]
+struct TrainArgs {
+    /// The data file (`FEN | score | result` lines).
+    #[arg(long)]
+    data: PathBuf,
+    /// The network file to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Use only the first N positions of the file.
+    #[arg(long)]
+    positions: Option<usize>,
+    #[arg(long, default_value_t = TrainSettings::default().hidden)]
+    hidden: usize,
+    #[arg(long, default_value_t = TrainSettings::default().epochs)]
+    epochs: u32,
+    #[arg(long, default_value_t = TrainSettings::default().batch)]
+    batch: usize,
+    #[arg(long, default_value_t = TrainSettings::default().lr)]
+    lr: f32,
+    /// λ, the weight of the game's result in the target.
+    #[arg(long, default_value_t = TrainSettings::default().wdl)]
+    wdl: f32,
+    #[arg(long, default_value_t = TrainSettings::default().seed)]
+    seed: u64,
+    /// Train on the mirror images of positions without castling rights too.
+    #[arg(long)]
+    mirror: bool,
+    /// Threads (the weights do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 fn main() -> ExitCode {
     let outcome = match Cli::parse().command {
-        Command::Datagen {
-            out,
-            games,
-            nodes,
-            seed,
-            random_plies,
-            stage,
-            threads,
-        } => {
+        Command::Datagen(args) => {
             let settings = Settings {
-                seed,
-                games,
-                nodes,
-                random_plies,
-                stage,
+                seed: args.seed,
+                games: args.games,
+                nodes: args.nodes,
+                random_plies: args.random_plies,
+                stage: args.stage,
                 ..Settings::default()
             };
-            datagen_command(&settings, &out, threads)
+            datagen_command(&settings, &args.out, args.threads)
         }
-        Command::Train {
-            data,
-            out,
-            positions,
-            hidden,
-            epochs,
-            batch,
-            lr,
-            wdl,
-            seed,
-            mirror,
-            threads,
-        } => {
+        Command::Train(args) => {
             let settings = TrainSettings {
-                mirror,
-                hidden,
-                epochs,
-                batch,
-                lr,
-                wdl,
-                seed,
+                hidden: args.hidden,
+                epochs: args.epochs,
+                batch: args.batch,
+                lr: args.lr,
+                wdl: args.wdl,
+                seed: args.seed,
+                mirror: args.mirror,
                 ..TrainSettings::default()
             };
-            record::train_command(&data, positions, &settings, &out, threads)
+            record::train_command(
+                &args.data,
+                args.positions,
+                &settings,
+                &args.out,
+                args.threads,
+            )
         }
     };
     match outcome {
