@@ -103,6 +103,8 @@ pub fn train_command(
     threads: usize,
 ) -> Result<(), String> {
     let start = Instant::now();
+    // Before anything is written: the net it writes may be a tracked file.
+    let commit = commit();
     let positions = load(data, limit)?;
     let held_out = ((positions.len() as f64) * f64::from(settings.validation)).round() as usize;
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
@@ -133,7 +135,7 @@ pub fn train_command(
     let record = NetRecord {
         hash: format!("{:016x}", network.hash()),
         hidden: settings.hidden,
-        commit: commit(),
+        commit,
         command: std::env::args().collect::<Vec<_>>().join(" "),
         data: DataRecord {
             file: data.display().to_string(),
