@@ -948,3 +948,31 @@ fn pruning_prunes_on_the_bench() {
     assert!(nodes < before);
 }
 // ANCHOR_END: stage-16-pruning--tests
+// ANCHOR: main-only
+
+/// A network of another size, handed over as `EvalFile` hands it, gets
+/// accumulators of its own size: the search plays a legal move with it,
+/// and a different net searches a different tree.
+#[test]
+fn a_network_of_another_size_searches_with_its_own_accumulators() {
+    use engine::nnue::{INPUTS, Network};
+    use std::sync::Arc;
+    let mut techniques = stage(17);
+    techniques.nnue = true;
+    let pos = board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+    let embedded = search(techniques, &pos, 5);
+    let hidden = 16;
+    let weights = (0..INPUTS * hidden).map(|i| (i % 13) as i16 - 6).collect();
+    let output = (0..2 * hidden).map(|i| (i % 7) as i16 - 3).collect();
+    let net = Network::new(weights, vec![40; hidden], output, 0).expect("sizes fit");
+    let mut searcher = Searcher::new(techniques, Params::default());
+    searcher.set_network(Arc::new(net));
+    let limits = Limits {
+        depth: Some(5),
+        ..Limits::default()
+    };
+    let other = searcher.search(&pos, &[], limits, &mut |_| {});
+    assert!(is_legal(&pos, &other));
+    assert_ne!((other.score, other.nodes), (embedded.score, embedded.nodes));
+}
+// ANCHOR_END: main-only
