@@ -272,9 +272,9 @@ const OPTIONS: &[(&str, &str, &str, &str)] = &[
     // ANCHOR: stage-08-tt--options
     ("Hash", "spin", "32", "0"),
     // ANCHOR_END: stage-08-tt--options
-    // ANCHOR: main-only
+    // ANCHOR: stage-18-nnue
     ("EvalFile", "string", "<embedded>", "no/such/net.nnue"),
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-18-nnue
     // ANCHOR: stage-01-board--handshake
 ];
 

@@ -13,9 +13,9 @@ pub mod board;
 pub mod perft;
 
 pub mod eval; // +stage-02-eval
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 pub mod nnue;
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue
 pub mod see; // +stage-15-see
 
 pub mod notes; // +stage-03-negamax

@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! NNUE: an evaluation by a small neural network whose first layer is
 //! updated incrementally, move by move ("efficiently updatable").
 //!
@@ -555,4 +555,4 @@ mod tests {
         assert_eq!(from_scratch(&Arc::new(net), &Board::default()), expected);
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -35,6 +35,7 @@ const MANIFEST_SOURCES: &[&str] = &[
     include_str!("../../../stages/15-see.toml"),  // +stage-15-see
     include_str!("../../../stages/16-pruning.toml"), // +stage-16-pruning
     include_str!("../../../stages/17-aspiration.toml"), // +stage-17-aspiration
+    include_str!("../../../stages/18-nnue.toml"), // +stage-18-nnue
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

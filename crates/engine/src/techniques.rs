@@ -119,11 +119,11 @@ techniques! {
     /// last iteration's score, and widen it when the score falls outside.
     aspiration: "aspiration", "AspirationWindows";
     // ANCHOR_END: stage-17-aspiration
-    // ANCHOR: main-only
+    // ANCHOR: stage-18-nnue
     /// Evaluate with the neural network (NNUE) instead of the piece-square
     /// tables.
     nnue: "nnue", "NNUE";
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-18-nnue
 }
 // ANCHOR_END: technique-list
 

@@ -948,7 +948,7 @@ fn pruning_prunes_on_the_bench() {
     assert!(nodes < before);
 }
 // ANCHOR_END: stage-16-pruning--tests
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 
 /// A network of another size, handed over as `EvalFile` hands it, gets
 /// accumulators of its own size: the search plays a legal move with it,
@@ -975,4 +975,4 @@ fn a_network_of_another_size_searches_with_its_own_accumulators() {
     assert!(is_legal(&pos, &other));
     assert_ne!((other.score, other.nodes), (embedded.score, embedded.nodes));
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -63,7 +63,7 @@ const REGRESSIONS: &[&str] = &[
     "position startpos\n\
      go wtime 9223372036854775807 btime 9223372036854775807 winc 9223372036854775807 binc 9223372036854775807\n\
      stop\ngo btime 99999999999999999999 wtime 1 winc 99999999999999999999\nisready",
-    // ANCHOR: main-only
+    // ANCHOR: stage-18-nnue
     // The network: a file that is none, one that is missing, the real one,
     // the embedded one, each followed by a search with the network on.
     concat!(
@@ -73,7 +73,7 @@ const REGRESSIONS: &[&str] = &[
         env!("CARGO_MANIFEST_DIR"),
         "/nets/stage-18-nnue/default.nnue\ngo depth 3\nsetoption name EvalFile value <embedded>\ngo depth 2"
     ),
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-18-nnue
 ];
 
 /// Drop lines while the stream still fails: halves first, then single

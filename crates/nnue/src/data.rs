@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! Training positions read from a data file (`FEN | score | result`, see
 //! [`crate::datagen`]) into what the trainer needs: the active inputs of
 //! both halves of the network, and the targets, all from the side to
@@ -176,4 +176,4 @@ mod tests {
         );
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

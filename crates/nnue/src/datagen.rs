@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! Training data from self-play: the engine plays itself at a fixed node
 //! budget a move, and every quiet position of its games becomes a line
 //!
@@ -433,4 +433,4 @@ mod tests {
         assert!(verdicts[..6].iter().all(Option::is_none));
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

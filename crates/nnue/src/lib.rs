@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! cb2026's network tools: the road from the engine's own games to the net
 //! it evaluates with.
 //!
@@ -13,4 +13,4 @@ pub mod data;
 pub mod datagen;
 pub mod record;
 pub mod train;
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! `nnue`: make training data from self-play, train a net, export it.
 
 use std::io::IsTerminal;
@@ -167,4 +167,4 @@ fn datagen_command(settings: &Settings, out: &Path, threads: usize) -> Result<()
     );
     Ok(())
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! `nnue train`: train a net on a data file, write it, and write beside it
 //! (`<net>.toml`) everything that made it: the commit, the command, the
 //! data (its hash, size and how it was generated), the settings, every
@@ -176,4 +176,4 @@ pub fn record_path(net: &Path) -> PathBuf {
     name.push(".toml");
     PathBuf::from(name)
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! The trainer: the engine's network in floating point, fitted to the
 //! self-play positions by gradient descent (Adam, mini-batches) on the CPU,
 //! then quantized into the integer network the engine reads.
@@ -529,4 +529,4 @@ mod tests {
         assert!(learning_rate(&s, 5) < learning_rate(&s, 4));
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! Self-play data: the same seed gives the same file on any number of
 //! threads, a stopped run goes on to the same file, and every line is a
 //! position the filters let through (the filter itself: `datagen.rs`).
@@ -74,4 +74,4 @@ fn kept_positions_are_past_the_opening_not_in_check_and_not_mates() {
         parse_line(&sample.line()).unwrap();
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

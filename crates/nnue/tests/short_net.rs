@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-18-nnue
 //! The whole road in miniature, as `scripts/train-net --short` runs it:
 //! self-play data, training, quantization. Here it runs again in a debug
 //! build and must give the net whose hash the script recorded, bit for
@@ -30,4 +30,4 @@ fn the_short_road_gives_the_recorded_net() {
     let net = train(train_set, validation, &record.settings, 2, &mut |_| {});
     assert_eq!(format!("{:016x}", net.quantize().hash()), record.hash);
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-18-nnue

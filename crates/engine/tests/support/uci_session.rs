@@ -412,9 +412,9 @@ fn setoption(c: &mut impl Choices) -> String {
         "Ponder",
         "Stage",
         "Clear Hash",
-        // ANCHOR: main-only
+        // ANCHOR: stage-18-nnue
         "EvalFile",
-        // ANCHOR_END: main-only
+        // ANCHOR_END: stage-18-nnue
         "UCI_Chess960",
         "No Such Option",
     ];
