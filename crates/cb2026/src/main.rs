@@ -305,6 +305,14 @@ fn eval_command(fen: Option<&str>) -> Result<(), String> {
     let board = board_from(fen)?;
     println!("{}", engine::board::to_fen(&board));
     print!("{}", engine::console::format_breakdown(&board));
+    // ANCHOR: stage-18-nnue--eval
+    let network = engine::nnue::embedded();
+    println!(
+        "network    {} cp (side to move's view; net {:016x})",
+        engine::nnue::from_scratch(&network, &board),
+        network.hash()
+    );
+    // ANCHOR_END: stage-18-nnue--eval
     Ok(())
 }
 // ANCHOR_END: stage-02-eval--cli

@@ -178,6 +178,7 @@ impl Network {
         &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
+    // ANCHOR: network-evaluate
     /// The score, in centipawns for the side to move, of an accumulator
     /// (`us`: the side to move's half, `them`: the other's).
     ///
@@ -193,6 +194,7 @@ impl Network {
         let output = sum / i64::from(QA) + i64::from(self.output_bias);
         (output * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
+    // ANCHOR_END: network-evaluate
 
     /// The score of a position given by its active inputs (the side to
     /// move's half, the other's), summed from scratch: what the trainer
@@ -311,11 +313,17 @@ impl NnueStack {
         &mut self.values[ply * size..(ply + 1) * size]
     }
 
-    /// Start a new path at `board` (ply 0): every input from scratch.
+    /// Start a new path at `board` (ply 0).
     pub fn reset(&mut self, board: &Board) {
+        self.refresh(board, 0);
+    }
+
+    /// Write the accumulator of `board` at `ply` from scratch: the bias,
+    /// plus the row of every piece on the board.
+    fn refresh(&mut self, board: &Board, ply: usize) {
         let network = Arc::clone(&self.network);
         let hidden = network.hidden;
-        let entry = self.entry(0);
+        let entry = self.entry(ply);
         for half in entry.chunks_exact_mut(hidden) {
             half.copy_from_slice(&network.feature_bias);
         }
@@ -376,6 +384,15 @@ impl NnueStack {
     }
 }
 
+/// The evaluation of `board` by `network`, for the side to move, with an
+/// accumulator summed from scratch: what `cb2026 eval` prints, and what
+/// the search's incremental accumulators must agree with.
+pub fn from_scratch(network: &Arc<Network>, board: &Board) -> i32 {
+    let mut stack = NnueStack::new(Arc::clone(network), 1);
+    stack.reset(board);
+    stack.evaluate(0, board.side_to_move())
+}
+
 /// `to = from − Σ removed rows + Σ added rows`. The common moves (a quiet
 /// move: one row out, one in; a capture: two out, one in) get a loop of
 /// their own that reads `from` and writes `to` once, which the compiler
@@ -429,12 +446,6 @@ mod tests {
         let feature_bias = (0..hidden).map(|_| next(120)).collect();
         let output_weights = (0..2 * hidden).map(|_| next(120)).collect();
         Arc::new(Network::new(feature_weights, feature_bias, output_weights, 500).unwrap())
-    }
-
-    fn from_scratch(network: &Arc<Network>, board: &Board) -> i32 {
-        let mut stack = NnueStack::new(Arc::clone(network), 1);
-        stack.reset(board);
-        stack.evaluate(0, board.side_to_move())
     }
 
     #[test]

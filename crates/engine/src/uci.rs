@@ -32,12 +32,12 @@ use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 // ANCHOR_END: stage-08-tt--imports
 use crate::tt::Bound; // +stage-17-aspiration
-// ANCHOR: stage-18-nnue
+// ANCHOR: stage-18-nnue--imports
 use crate::nnue::{self, Network};
 
 /// `EvalFile`'s value for the network built into the binary.
 pub const EMBEDDED_NET: &str = "<embedded>";
-// ANCHOR_END: stage-18-nnue
+// ANCHOR_END: stage-18-nnue--imports
 
 /// Where the engine's answers go. Shared with the search thread, and every
 /// line is written and flushed whole so lines never interleave.
@@ -95,10 +95,10 @@ pub struct Uci {
     move_overhead_ms: u64, // +stage-06-iterative
     /// The `Hash` option, in megabytes.
     hash_mb: usize, // +stage-08-tt
-    // ANCHOR: stage-18-nnue
+    // ANCHOR: stage-18-nnue--field
     /// The network `EvalFile` loaded (the embedded one at first).
     network: Arc<Network>,
-    // ANCHOR_END: stage-18-nnue
+    // ANCHOR_END: stage-18-nnue--field
 }
 
 impl Uci {
@@ -123,9 +123,9 @@ impl Uci {
             // ANCHOR_END: stage-03-negamax--new
             move_overhead_ms: OVERHEAD_DEFAULT_MS, // +stage-06-iterative
             hash_mb: DEFAULT_HASH_MB,              // +stage-08-tt
-            // ANCHOR: stage-18-nnue
+            // ANCHOR: stage-18-nnue--new
             network: nnue::embedded(),
-            // ANCHOR_END: stage-18-nnue
+            // ANCHOR_END: stage-18-nnue--new
         }
     }
 
@@ -206,9 +206,9 @@ impl Uci {
             "Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
         // ANCHOR_END: stage-08-tt--options
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--option
         options.push(format!("EvalFile type string default {EMBEDDED_NET}"));
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--option
         options.push(format!(
             "Stage type spin default {0} min 1 max {0}",
             latest_stage()
@@ -310,14 +310,14 @@ impl Uci {
                 self.set_hash(mb)?;
             }
             // ANCHOR_END: stage-08-tt--setoption
-            // ANCHOR: stage-18-nnue
+            // ANCHOR: stage-18-nnue--evalfile
             "evalfile" => {
                 self.network = match value {
                     EMBEDDED_NET | "" => nnue::embedded(),
                     path => nnue::load(path).map_err(|e| format!("EvalFile: {e}"))?,
                 };
             }
-            // ANCHOR_END: stage-18-nnue
+            // ANCHOR_END: stage-18-nnue--evalfile
             _ if find_technique(name).is_some() => {
                 let on = parse_bool(name, value)?;
                 self.techniques.set(name, on)?;
@@ -429,9 +429,9 @@ impl Uci {
             .unwrap_or_else(|| Searcher::new(self.techniques, self.params));
         searcher.techniques = self.techniques;
         searcher.params = self.params;
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--set-network
         searcher.set_network(Arc::clone(&self.network));
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--set-network
         let control = searcher.shared();
         control.stop.store(false, Ordering::Relaxed);
         let limits = Limits::from_go(&go);

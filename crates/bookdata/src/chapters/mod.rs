@@ -52,6 +52,8 @@ pub mod pruning; // +stage-16-pruning
 
 pub mod aspiration; // +stage-17-aspiration
 
+pub mod nnue; // +stage-18-nnue
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -81,6 +83,7 @@ chapters! {
     see; // +stage-15-see
     pruning; // +stage-16-pruning
     aspiration; // +stage-17-aspiration
+    nnue; // +stage-18-nnue
 }
 
 /// Hears what is being measured.

@@ -20,9 +20,9 @@ use cozy_chess::{Board, Move};
 
 use crate::board::{first_legal_move, has_legal_move, position_key};
 use crate::eval::AccumulatorStack;
-// ANCHOR: stage-18-nnue
+// ANCHOR: stage-18-nnue--imports
 use crate::nnue::{self, Network, NnueStack};
-// ANCHOR_END: stage-18-nnue
+// ANCHOR_END: stage-18-nnue--imports
 // ANCHOR: stage-09-killers--imports
 use crate::history::Killers;
 // ANCHOR_END: stage-09-killers--imports
@@ -283,10 +283,10 @@ pub struct Searcher {
     /// once a search.
     prunes_near_leaves: bool,
     // ANCHOR_END: stage-16-pruning--searcher
-    // ANCHOR: stage-18-nnue
+    // ANCHOR: stage-18-nnue--field
     /// The network's accumulators, one per ply of the current path.
     nnue: NnueStack,
-    // ANCHOR_END: stage-18-nnue
+    // ANCHOR_END: stage-18-nnue--field
 }
 
 impl Searcher {
@@ -321,9 +321,9 @@ impl Searcher {
             excluded: [None; MAX_PLY],   // +stage-14-extensions
             evals: [None; MAX_PLY],      // +stage-16-pruning
             prunes_near_leaves: false,   // +stage-16-pruning
-            // ANCHOR: stage-18-nnue
+            // ANCHOR: stage-18-nnue--new
             nnue: NnueStack::new(nnue::embedded(), MAX_PLY + 1),
-            // ANCHOR_END: stage-18-nnue
+            // ANCHOR_END: stage-18-nnue--new
         }
     }
 
@@ -333,14 +333,14 @@ impl Searcher {
         Arc::clone(&self.shared)
     }
 
-    // ANCHOR: stage-18-nnue
+    // ANCHOR: stage-18-nnue--set-network
     /// Evaluate with `network` (when the `nnue` switch is on).
     pub fn set_network(&mut self, network: Arc<Network>) {
         if !Arc::ptr_eq(self.nnue.network(), &network) {
             self.nnue = NnueStack::new(network, MAX_PLY + 1);
         }
     }
-    // ANCHOR_END: stage-18-nnue
+    // ANCHOR_END: stage-18-nnue--set-network
 
     /// Nodes this thread searched in the last (or current) search.
     pub fn nodes(&self) -> u64 {
@@ -392,11 +392,11 @@ impl Searcher {
         self.listened = self.stats.is_some() || self.trace.is_some();
         self.root_best = None;
         self.accumulators.reset(root);
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--reset
         if self.techniques.nnue {
             self.nnue.reset(root);
         }
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--reset
         self.keys.clear();
         // Room for the whole path too, so the search never reallocates.
         self.keys.reserve(history.len() + MAX_PLY + 1);
@@ -436,11 +436,11 @@ impl Searcher {
     /// repetition key.
     fn push_move(&mut self, pos: &Board, child: &Board, mv: Move, ply: usize) {
         self.accumulators.update(pos, mv, ply);
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--update
         if self.techniques.nnue {
             self.nnue.update(pos, child, ply);
         }
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--update
         self.keys.push(position_key(child));
     }
 
@@ -456,11 +456,11 @@ impl Searcher {
 
     /// Static evaluation of the node at `ply`, for the side to move.
     fn static_eval(&self, pos: &Board, ply: usize) -> i32 {
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--evaluate
         if self.techniques.nnue {
             return self.nnue.evaluate(ply, pos.side_to_move());
         }
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--evaluate
         self.accumulators.at(ply).evaluate(pos.side_to_move())
     }
 

@@ -128,11 +128,11 @@ impl Searcher {
     /// remembers the pass.
     fn push_null_move(&mut self, child: &Board, ply: usize) {
         self.accumulators.update_null(ply);
-        // ANCHOR: stage-18-nnue
+        // ANCHOR: stage-18-nnue--null
         if self.techniques.nnue {
             self.nnue.update_null(ply);
         }
-        // ANCHOR_END: stage-18-nnue
+        // ANCHOR_END: stage-18-nnue--null
         self.keys.push(position_key(child));
         self.null_moves.push(self.keys.len() - 1);
     }
