@@ -93,11 +93,13 @@ pub fn quantization_error(net: &FloatNet, positions: &[Position]) -> f64 {
     total / positions.len().max(1) as f64
 }
 
-/// Train on `data` (its first `limit` positions) and write the net to
-/// `out` and its record to `<out>.toml`.
+/// Train on `data` (its first `limit` positions; of its training part,
+/// the first `train_limit`) and write the net to `out` and its record to
+/// `<out>.toml`.
 pub fn train_command(
     data: &Path,
     limit: Option<usize>,
+    train_limit: Option<usize>,
     settings: &TrainSettings,
     out: &Path,
     threads: usize,
@@ -108,6 +110,9 @@ pub fn train_command(
     let positions = load(data, limit)?;
     let held_out = ((positions.len() as f64) * f64::from(settings.validation)).round() as usize;
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
+    // The first positions are those of the first games: the training part
+    // a shorter datagen run would have made.
+    let train_set = &train_set[..train_limit.unwrap_or(usize::MAX).min(train_set.len())];
     println!(
         "{} positions: {} to train on, {} held out ({:.1} s to read)",
         positions.len(),
