@@ -399,7 +399,9 @@ pub fn play_game(
         if let Err(error) = player.prepare(settings.ready_timeout) {
             let failure = match error {
                 EngineError::Timeout => Failure::NoAnswer,
-                EngineError::Spawn(_) | EngineError::Disconnected => Failure::Crash,
+                EngineError::Spawn(_) | EngineError::Disconnected | EngineError::Rejected(_) => {
+                    Failure::Crash
+                }
             };
             return game.finish(Termination::Failure {
                 loser: color,

@@ -28,11 +28,11 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
                 writeln!(output, "uciok")?;
             }
             Some("isready") => writeln!(output, "readyok")?,
-            Some("setoption") => {
-                if let Some(value) = seed_option(&line) {
-                    seed = value;
-                }
-            }
+            Some("setoption") => match seed_option(&line) {
+                Some(value) => seed = value,
+                // Said as cb2026 says it, so the arena can tell.
+                None => writeln!(output, "info string error: cannot set '{line}'")?,
+            },
             Some("position") => {
                 // A position we cannot read keeps the old one; the arena will
                 // then see an illegal move, which is the honest outcome.

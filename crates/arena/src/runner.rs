@@ -15,7 +15,7 @@ use crate::game::{
     pgn_time_control_tags, play_game,
 };
 use crate::stats::{Outcome, Pentanomial, Sprt, Trinomial, Verdict};
-use crate::uci_engine::{EngineConfig, UciEngine};
+use crate::uci_engine::{EngineConfig, EngineError, UciEngine};
 use cozy_chess::Color;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -238,7 +238,8 @@ pub fn run_match(
 }
 
 /// Refuses settings that cannot make a match, and engines that cannot even
-/// be started (a wrong path would otherwise lose every game by "crash").
+/// be started (a wrong path would otherwise lose every game by "crash") or
+/// that refuse one of their options.
 fn check(config: &MatchConfig) -> Result<(), String> {
     if config.games == 0 || !config.games.is_multiple_of(2) {
         return Err(format!(
@@ -254,6 +255,17 @@ fn check(config: &MatchConfig) -> Result<(), String> {
     }
     for engine in &config.engines {
         UciEngine::spawn(engine).map_err(|e| format!("engine {}: {e}", engine.name))?;
+        // An engine that fails its handshake loses its games, as in any
+        // game it fails; an option it refuses stops the match before it
+        // starts, since every game would be played with something else.
+        if engine.options.is_empty() {
+            continue;
+        }
+        if let Err(refused @ EngineError::Rejected(_)) =
+            UciEngine::start(engine, config.settings.ready_timeout)
+        {
+            return Err(format!("engine {}: {refused}", engine.name));
+        }
     }
     Ok(())
 }

@@ -122,6 +122,8 @@ pub enum EngineError {
     Timeout,
     /// The engine closed its output or input: it exited or crashed.
     Disconnected,
+    /// The engine refused an option it was given (the line that said so).
+    Rejected(String),
 }
 
 impl std::fmt::Display for EngineError {
@@ -130,8 +132,19 @@ impl std::fmt::Display for EngineError {
             EngineError::Spawn(reason) => write!(f, "could not start: {reason}"),
             EngineError::Timeout => f.write_str("no answer in time"),
             EngineError::Disconnected => f.write_str("the engine exited"),
+            EngineError::Rejected(line) => write!(f, "it refused an option: {line}"),
         }
     }
+}
+
+/// Whether `line`, written after `setoption`, says the option was refused:
+/// cb2026's `info string error: …` and the wordings of other engines
+/// (Stockfish's `No such option: …`).
+pub fn refuses_an_option(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    lower.starts_with("info string error")
+        || lower.contains("no such option")
+        || lower.contains("unknown option")
 }
 
 /// A line of engine output and when the reader thread received it.
@@ -199,7 +212,11 @@ impl UciEngine {
     }
 
     /// Starts the program and completes the UCI handshake: `uci` until
-    /// `uciok`, the configured options, then `isready` until `readyok`.
+    /// `uciok`, the configured options, then `isready` until `readyok`. An
+    /// option the engine refuses (it says so before `readyok`, see
+    /// [`refuses_an_option`]) is an error: a mistyped option or a missing
+    /// file would otherwise leave the engine playing with its defaults,
+    /// and the match measuring something else than it says.
     pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Self, EngineError> {
         let mut engine = Self::spawn(config)?;
         engine.send("uci")?;
@@ -207,8 +224,22 @@ impl UciEngine {
         for (name, value) in &config.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
-        engine.sync(timeout)?;
-        Ok(engine)
+        engine.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        let mut refused = None;
+        engine.wait_for(
+            |line| {
+                if refused.is_none() && refuses_an_option(line) {
+                    refused = Some(line.to_string());
+                }
+                line == "readyok"
+            },
+            deadline,
+        )?;
+        match refused {
+            Some(line) => Err(EngineError::Rejected(line)),
+            None => Ok(engine),
+        }
     }
 
     /// Sends one command line.
@@ -224,7 +255,7 @@ impl UciEngine {
     /// Other lines (`info`, `id`, `option`, ...) are skipped.
     pub fn wait_for(
         &mut self,
-        wanted: impl Fn(&str) -> bool,
+        mut wanted: impl FnMut(&str) -> bool,
         deadline: Instant,
     ) -> Result<TimedLine, EngineError> {
         loop {
@@ -403,6 +434,30 @@ mod tests {
             .expect("answers");
         assert_eq!(best.text.as_deref(), Some("e2e4"));
         assert!(engine.is_alive());
+    }
+
+    #[test]
+    fn an_option_the_engine_refuses_is_an_error() {
+        // Refuses every option, as cb2026 refuses a file it cannot read.
+        let script = "while read -r line; do case \"$line\" in \
+            uci) echo uciok;; \
+            isready) echo readyok;; \
+            setoption*) echo 'info string error: EvalFile: no such file; option unchanged';; \
+            quit) exit 0;; esac; done";
+        let mut config = shell(script);
+        let engine = UciEngine::start(&config, Duration::from_secs(5));
+        assert!(engine.is_ok(), "no option, nothing to refuse");
+        config
+            .options
+            .push(("EvalFile".to_string(), "no/such.nnue".to_string()));
+        match UciEngine::start(&config, Duration::from_secs(5)) {
+            Err(EngineError::Rejected(line)) => assert!(line.contains("EvalFile"), "{line}"),
+            other => panic!("expected a refusal, got {:?}", other.map(|_| ())),
+        }
+        assert!(refuses_an_option("No such option: Hsh"));
+        assert!(!refuses_an_option(
+            "info string got setoption name Stage value 5"
+        ));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use crate::common::*;
 use arena::game::{Failure, Limits, Termination};
-use arena::runner::FailureCounts;
+use arena::runner::{FailureCounts, run_match};
 use std::time::Duration;
 
 /// Asserts that every game was lost by the engine with index `loser`
@@ -233,5 +233,22 @@ fn the_sprt_stops_a_lopsided_match_early() {
         state.games,
         2 * deciding_pairs,
         "no pair after the decision"
+    );
+}
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match_before_it_starts() {
+    // A mistyped option or a network file that is not there: cb2026 says
+    // `info string error: …` and plays on with what it had, so the match
+    // would measure another engine than the one it names.
+    let mut refusing = mover("refusing", 1);
+    refusing
+        .options
+        .push(("NoSuchOption".to_string(), "1".to_string()));
+    let config = config([refusing, mover("mover", 2)], Limits::Nodes(100), 2);
+    let error = run_match(&config, |_, _| Ok(())).expect_err("the match must not start");
+    assert!(
+        error.contains("refusing") && error.contains("NoSuchOption"),
+        "{error}"
     );
 }
