@@ -8,7 +8,7 @@ use std::path::Path;
 
 use cozy_chess::{Board, Color};
 use engine::eval::evaluate;
-use engine::nnue::feature;
+use engine::nnue::{feature, fnv1a};
 
 /// The most pieces a position has, so the most inputs a half has on.
 pub const MAX_ACTIVE: usize = 32;
@@ -99,15 +99,32 @@ pub fn parse_line(line: &str) -> Result<Position, String> {
     Ok(position)
 }
 
+/// The positions of a data file, and the FNV-1a hash of the lines they
+/// came from (newlines included): what a net's record names its data by.
+pub struct Data {
+    pub positions: Vec<Position>,
+    pub hash: u64,
+}
+
 /// Read a whole data file, in its order. At most `limit` positions (the
 /// first ones) when given.
-pub fn load(path: &Path, limit: Option<usize>) -> Result<Vec<Position>, String> {
+pub fn load(path: &Path, limit: Option<usize>) -> Result<Data, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    text.lines()
+    let mut positions = Vec::new();
+    let mut end = 0;
+    for (i, line) in text
+        .split_inclusive('\n')
         .take(limit.unwrap_or(usize::MAX))
         .enumerate()
-        .map(|(i, line)| parse_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1)))
-        .collect()
+    {
+        let fields = line.trim_end_matches(['\n', '\r']);
+        let position =
+            parse_line(fields).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        positions.push(position);
+        end += line.len();
+    }
+    let hash = fnv1a(&text.as_bytes()[..end]);
+    Ok(Data { positions, hash })
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use engine::nnue::fnv1a;
 use serde::{Deserialize, Serialize};
 
 use crate::data::{Position, load};
@@ -69,16 +68,6 @@ pub fn commit() -> String {
     }
 }
 
-/// FNV-1a of the first `positions` lines of `path`, newlines included.
-fn data_hash(path: &Path, positions: usize) -> Result<String, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let end = text
-        .match_indices('\n')
-        .nth(positions.saturating_sub(1))
-        .map_or(text.len(), |(at, _)| at + 1);
-    Ok(format!("{:016x}", fnv1a(&text.as_bytes()[..end])))
-}
-
 /// Mean |float − quantized| score, in centipawns, over `positions`.
 pub fn quantization_error(net: &FloatNet, positions: &[Position]) -> f64 {
     let quantized = net.quantize();
@@ -107,7 +96,8 @@ pub fn train_command(
     let start = Instant::now();
     // Before anything is written: the net it writes may be a tracked file.
     let commit = commit();
-    let positions = load(data, limit)?;
+    let loaded = load(data, limit)?;
+    let positions = loaded.positions;
     let held_out = ((positions.len() as f64) * f64::from(settings.validation)).round() as usize;
     let (train_set, validation) = positions.split_at(positions.len() - held_out);
     // The first positions are those of the first games: the training part
@@ -144,7 +134,7 @@ pub fn train_command(
         command: std::env::args().collect::<Vec<_>>().join(" "),
         data: DataRecord {
             file: data.display().to_string(),
-            hash: data_hash(data, positions.len())?,
+            hash: format!("{:016x}", loaded.hash),
             positions: positions.len(),
             train: train_set.len(),
             validation: validation.len(),

@@ -24,7 +24,9 @@ fn the_short_road_gives_the_recorded_net() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("short.txt");
     run(&datagen.settings, &data, 2, &mut |_: &_| {}).unwrap();
-    let positions = load(Path::new(&data), None).unwrap();
+    let loaded = load(Path::new(&data), None).unwrap();
+    assert_eq!(format!("{:016x}", loaded.hash), record.data.hash);
+    let positions = loaded.positions;
     assert_eq!(positions.len(), record.data.positions);
     let (train_set, validation) = positions.split_at(record.data.train);
     let net = train(train_set, validation, &record.settings, 2, &mut |_| {});

@@ -17,12 +17,16 @@ use plotters::prelude::*;
 use super::Chapter;
 use crate::book::Book;
 use crate::claims::claim;
-use crate::md::{Table, position_name, signed, thousands};
+use crate::md::{Table, cells, position_name, signed, thousands};
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    ..Chapter::new(18, &["-net.md", "-loss.svg", "-evals.md"], render)
+    ..Chapter::new(
+        18,
+        &["-net.md", "-loss.svg", "-evals.md", "-sizes.md"],
+        render,
+    )
 };
 
 /// The chapter, whose words about the numbers its claims check.
@@ -31,10 +35,33 @@ const TEXT: &str = "ch18-nnue.md";
 /// The shipped net's record, relative to the repository's root.
 pub const RECORD: &str = "crates/engine/nets/stage-18-nnue/default.nnue.toml";
 
+/// The records of the experiment's nets (`scripts/train-net --experiments`).
+pub const EXPERIMENTS: &str = "crates/nnue/experiments/stage-18-nnue";
+
+fn read_record(path: &std::path::Path) -> Result<NetRecord, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
 fn record(book: &Book) -> Result<NetRecord, String> {
-    let path = book.root.join(RECORD);
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    toml::from_str(&text).map_err(|e| format!("{RECORD}: {e}"))
+    read_record(&book.root.join(RECORD))
+}
+
+/// The experiment's records and the shipped net's, which is one of its
+/// nets (64 neurons, all the data).
+fn experiment_records(book: &Book) -> Result<Vec<NetRecord>, String> {
+    let dir = book.root.join(EXPERIMENTS);
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut paths: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    paths.sort();
+    let mut records = vec![record(book)?];
+    for path in paths {
+        records.push(read_record(&path)?);
+    }
+    Ok(records)
 }
 
 fn claims(book: &Book) -> Result<(), String> {
@@ -106,6 +133,7 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (format!("{tag}-net.md"), net_table(&net)?),
         (format!("{tag}-loss.svg"), loss_chart(&net)?),
         (format!("{tag}-evals.md"), evals_table()?),
+        (format!("{tag}-sizes.md"), sizes_table(book)?),
     ]))
 }
 
@@ -190,6 +218,57 @@ fn net_table(net: &NetRecord) -> Result<String, String> {
     )))
 }
 
+/// The last epoch's validation loss of every net of the experiment, by
+/// hidden size (rows) and training positions (columns). Every net is
+/// measured on the same held-out positions, the shipped net's.
+fn sizes_table(book: &Book) -> Result<String, String> {
+    let records = experiment_records(book)?;
+    let shipped = &records[0];
+    let mut hidden: Vec<usize> = records.iter().map(|r| r.hidden).collect();
+    let mut sizes: Vec<usize> = records.iter().map(|r| r.data.train).collect();
+    hidden.sort_unstable();
+    hidden.dedup();
+    sizes.sort_unstable();
+    sizes.dedup();
+    for r in &records {
+        if r.data.hash != shipped.data.hash || r.data.validation != shipped.data.validation {
+            return Err(format!(
+                "{EXPERIMENTS}: the net of {} neurons on {} positions was not trained on the \
+                 shipped net's data (run scripts/train-net --experiments)",
+                r.hidden, r.data.train
+            ));
+        }
+    }
+    let heads: Vec<String> = std::iter::once("Hidden neurons".to_string())
+        .chain(
+            sizes
+                .iter()
+                .map(|&n| format!("{} positions", thousands(n as u64))),
+        )
+        .collect();
+    let mut table = Table::new(&format!("l{}", "r".repeat(sizes.len())), &cells(&heads));
+    for &h in &hidden {
+        let row: Vec<String> = std::iter::once(h.to_string())
+            .chain(sizes.iter().map(|&n| {
+                records
+                    .iter()
+                    .find(|r| r.hidden == h && r.data.train == n)
+                    .and_then(|r| r.epochs.last())
+                    .map_or("—".to_string(), |e| format!("{:.6}", e.validation_loss))
+            }))
+            .collect();
+        table.row(&cells(&row));
+    }
+    Ok(table.note(format!(
+        "The last epoch's validation loss of nets trained on the first positions of the shipped \
+         net's training part (those of the first games), all with its other settings and all \
+         measured on its {} held-out positions; the piece-square tables' loss there is {:.6}. \
+         From the records `scripts/train-net --experiments` writes in `{EXPERIMENTS}/`.",
+        thousands(shipped.data.validation as u64),
+        shipped.pesto_validation_loss
+    )))
+}
+
 /// The evaluation of the bench positions by the tables and by the net,
 /// for the side to move.
 fn evals_table() -> Result<String, String> {
@@ -261,6 +340,12 @@ fn loss_chart(net: &NetRecord) -> Result<String, String> {
         .map(|e| milli(e.train_loss.min(e.validation_loss)))
         .fold(f64::INFINITY, f64::min)
         * 0.9;
+    claim(
+        milli(net.epochs[0].train_loss) > top
+            && net.epochs[1..].iter().all(|e| milli(e.train_loss) <= top),
+        TEXT,
+        "that the first epoch's training loss, and only it, lies above the chart",
+    )?;
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
     let mut svg = String::new();
     {
