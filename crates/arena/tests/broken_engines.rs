@@ -140,7 +140,9 @@ fn an_engine_that_never_finishes_the_handshake_loses_by_no_answer() {
         &python_engine("import time; time.sleep(60)", "pass", &log),
     );
     let mut config = config([mover("mover", 1), engine], Limits::Depth(1), 2);
-    config.settings.ready_timeout = Duration::from_secs(1);
+    // Long enough for Python to start and log `uci` on a busy machine (the
+    // engine then sleeps for a minute).
+    config.settings.ready_timeout = Duration::from_secs(3);
     let (state, games) = play(&config);
     assert_all_lost(&games, 1, &|f| *f == Failure::NoAnswer);
     assert_eq!(state.failures[1].no_answers, 2);

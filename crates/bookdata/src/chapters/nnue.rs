@@ -239,6 +239,28 @@ fn sizes_table(book: &Book) -> Result<String, String> {
             ));
         }
     }
+    let loss = |h: usize, n: usize| {
+        records
+            .iter()
+            .find(|r| r.hidden == h && r.data.train == n)
+            .and_then(|r| r.epochs.last())
+            .map(|e| e.validation_loss)
+    };
+    let falls = hidden.iter().all(|&h| {
+        let row: Vec<f64> = sizes.iter().filter_map(|&n| loss(h, n)).collect();
+        row.windows(2).all(|w| w[1] < w[0])
+    });
+    let smallest = sizes[0];
+    let fewest_beat_tables = hidden
+        .iter()
+        .filter_map(|&h| loss(h, smallest))
+        .all(|l| l < shipped.pesto_validation_loss);
+    claim(
+        falls && fewest_beat_tables,
+        TEXT,
+        "that every doubling of the data lowers the loss, and that the nets with the fewest \
+         positions still beat the tables",
+    )?;
     let heads: Vec<String> = std::iter::once("Hidden neurons".to_string())
         .chain(
             sizes
@@ -249,13 +271,11 @@ fn sizes_table(book: &Book) -> Result<String, String> {
     let mut table = Table::new(&format!("l{}", "r".repeat(sizes.len())), &cells(&heads));
     for &h in &hidden {
         let row: Vec<String> = std::iter::once(h.to_string())
-            .chain(sizes.iter().map(|&n| {
-                records
+            .chain(
+                sizes
                     .iter()
-                    .find(|r| r.hidden == h && r.data.train == n)
-                    .and_then(|r| r.epochs.last())
-                    .map_or("—".to_string(), |e| format!("{:.6}", e.validation_loss))
-            }))
+                    .map(|&n| loss(h, n).map_or("—".to_string(), |l| format!("{l:.6}"))),
+            )
             .collect();
         table.row(&cells(&row));
     }
