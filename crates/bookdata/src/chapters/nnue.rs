@@ -65,6 +65,14 @@ fn experiment_records(book: &Book) -> Result<Vec<NetRecord>, String> {
 }
 
 fn claims(book: &Book) -> Result<(), String> {
+    let depth = book.stage(18)?.manifest.bench.depth;
+    let (tables, network) = (book.positions(17, depth)?, book.positions(18, depth)?);
+    let larger = tables.iter().zip(&network).filter(|(t, n)| n > t).count();
+    claim(
+        larger == 5 && network.iter().sum::<u64>() > tables.iter().sum::<u64>(),
+        TEXT,
+        "that the net makes the bench larger at the same depth, in five positions of six",
+    )?;
     let net = record(book)?;
     let first = net.epochs.first().ok_or("the net's record has no epochs")?;
     let last = net.epochs.last().ok_or("the net's record has no epochs")?;
