@@ -14,8 +14,8 @@ use common::{copy, root, scratch};
 /// The parts of the repository `check` reads, in a scratch directory: the
 /// manifests, the book's sources (the chapters, whose headers are checked,
 /// with the generated files), the test positions (perft, mates, zugzwang),
-/// the sources that main's per-stage diffs are cut from, and those of the
-/// book's cut excerpts.
+/// the sources that main's per-stage diffs are cut from, those of the
+/// book's cut excerpts, and the network's records.
 fn copy_data(name: &str) -> TempDir {
     let dir = scratch(name);
     for part in [
@@ -24,6 +24,8 @@ fn copy_data(name: &str) -> TempDir {
         "crates/engine/tests/data",
         "crates/engine/src",
         "crates/cb2026/src",
+        "crates/engine/nets",      // +stage-18-nnue
+        "crates/nnue/experiments", // +stage-18-nnue
     ] {
         copy(Path::new(part), dir.path());
     }
