@@ -269,6 +269,12 @@ fn sizes_table(book: &Book) -> Result<String, String> {
         "that every doubling of the data lowers the loss, and that the nets with the fewest \
          positions still beat the tables",
     )?;
+    claim(
+        wider_helps_less_than_more_data(&hidden, &sizes, &loss),
+        TEXT,
+        "that the wider net is better at every size, but by less than the next size of data \
+         gives the narrower one",
+    )?;
     let heads: Vec<String> = std::iter::once("Hidden neurons".to_string())
         .chain(
             sizes
@@ -295,6 +301,33 @@ fn sizes_table(book: &Book) -> Result<String, String> {
         thousands(shipped.data.validation as u64),
         shipped.pesto_validation_loss
     )))
+}
+
+/// Whether, at every size of data both have, the widest net's loss is below
+/// the narrowest's, by less than the narrowest gains from the next size.
+fn wider_helps_less_than_more_data(
+    hidden: &[usize],
+    sizes: &[usize],
+    loss: &dyn Fn(usize, usize) -> Option<f64>,
+) -> bool {
+    let (Some(&narrow), Some(&wide)) = (hidden.first(), hidden.last()) else {
+        return false;
+    };
+    let mut compared = 0;
+    for pair in sizes.windows(2) {
+        let (Some(n), Some(w), Some(more)) = (
+            loss(narrow, pair[0]),
+            loss(wide, pair[0]),
+            loss(narrow, pair[1]),
+        ) else {
+            continue;
+        };
+        if !(w < n && n - w < n - more) {
+            return false;
+        }
+        compared += 1;
+    }
+    narrow != wide && compared > 0
 }
 
 /// The evaluation of the bench positions by the tables and by the net,
