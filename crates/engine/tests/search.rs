@@ -976,3 +976,105 @@ fn a_network_of_another_size_searches_with_its_own_accumulators() {
     assert_ne!((other.score, other.nodes), (embedded.score, embedded.nodes));
 }
 // ANCHOR_END: stage-18-nnue
+// ANCHOR: main-only
+
+/// Searches on two threads: the main thread's answer, the helpers' nodes.
+fn search_threads(
+    techniques: Techniques,
+    pos: &Board,
+    threads: usize,
+    limits: Limits,
+) -> SearchResult {
+    let mut searcher = Searcher::new(techniques, Params::default());
+    searcher.set_threads(threads);
+    searcher.search(pos, &[], limits, &mut |_| {})
+}
+
+/// Every stage, on two threads, names a legal move, and from iterative
+/// deepening on, when the helper has work, finds the mate one thread finds.
+#[test]
+fn two_threads_play_a_legal_move_at_every_stage() {
+    let mate = mates_in(2).remove(0);
+    let depth = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    for id in 1..=engine::stages::latest_stage() {
+        for pos in [&perft_boards()[1], &mate] {
+            let result = search_threads(stage(id), pos, 2, depth.clone());
+            assert!(is_legal(pos, &result), "stage {id}: {}", to_fen(pos));
+        }
+        let one = search(stage(id), &mate, 3);
+        let two = search_threads(stage(id), &mate, 2, depth.clone());
+        if is_mate_score(one.score) {
+            assert_eq!(two.score, one.score, "stage {id}");
+        }
+    }
+}
+
+/// `go nodes` counts the nodes of every thread: the search stops near the
+/// limit, not at twice it.
+#[test]
+fn a_node_limit_counts_every_thread() {
+    let pos = perft_boards()[1].clone();
+    let limit = 50_000;
+    let limits = Limits {
+        nodes: Some(limit),
+        ..Limits::default()
+    };
+    let result = search_threads(stage(17), &pos, 2, limits);
+    assert!(is_legal(&pos, &result));
+    // Each thread tells the others its count every
+    // `CLOCK_CHECK_INTERVAL` nodes, so the total may pass the limit by
+    // what the other thread has not told yet.
+    let slack = engine::search::CLOCK_CHECK_INTERVAL;
+    assert!(
+        (limit..=limit + 2 * slack).contains(&result.nodes),
+        "{} nodes for a limit of {limit}",
+        result.nodes
+    );
+}
+
+/// A searcher set back to one thread, after a search on two, searches
+/// exactly the tree of a fresh one: the recorded node counts hold.
+#[test]
+fn one_thread_again_searches_the_recorded_tree() {
+    let pos = perft_boards()[1].clone();
+    let depth = |d| Limits {
+        depth: Some(d),
+        ..Limits::default()
+    };
+    let alone = search(stage(17), &pos, 8);
+    let mut searcher = Searcher::new(stage(17), Params::default());
+    searcher.set_threads(2);
+    assert_eq!(searcher.threads(), 2);
+    let two = searcher.search(&pos, &[], depth(8), &mut |_| {});
+    assert!(is_legal(&pos, &two));
+    searcher.set_threads(1);
+    searcher.new_game();
+    let again = searcher.search(&pos, &[], depth(8), &mut |_| {});
+    assert_eq!((again.nodes, again.score), (alone.nodes, alone.score));
+}
+
+/// `stop` ends a search of two threads with no limit: the main thread
+/// stops, then the helper, and the answer is a legal move.
+#[test]
+fn stop_ends_a_search_of_two_threads() {
+    use std::sync::atomic::Ordering;
+    let pos = perft_boards()[1].clone();
+    let mut searcher = Searcher::new(stage(17), Params::default());
+    searcher.set_threads(2);
+    let shared = searcher.shared();
+    let running = std::thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        searcher.search(&pos, &[], limits, &mut |_| {})
+    });
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    shared.stop.store(true, Ordering::Relaxed);
+    let result = running.join().expect("the search ends without a panic");
+    assert!(is_legal(&perft_boards()[1], &result));
+}
+// ANCHOR_END: main-only

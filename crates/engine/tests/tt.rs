@@ -267,3 +267,66 @@ fn parse_uci_move_is_what_the_picker_hands_out() {
     assert_eq!(table.probe(7).and_then(|e| e.mv), Some(castle));
 }
 // ANCHOR_END: stage-08-tt--tests
+// ANCHOR: main-only
+
+/// The entry a key always gets in the stress test below: every field made
+/// from the key, so that a reader can tell from the key alone whether an
+/// entry is the one written for it.
+fn entry_of(key: u64) -> Entry {
+    let from = (key % 64) as usize;
+    let to = (from + 1 + (key >> 6) as usize % 63) % 64;
+    let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+    Entry {
+        mv: Some(Move {
+            from: Square::index(from),
+            to: Square::index(to),
+            promotion: None,
+        }),
+        score: (key >> 12) as i16 as i32 / 2,
+        eval: (key >> 28) as i16 as i32 / 2,
+        depth: ((key >> 44) % 100) as i32,
+        bound: bounds[(key >> 52) as usize % 3],
+    }
+}
+
+/// Threads that write and read the same few buckets at once, as Lazy SMP's
+/// threads do: a read may see one word of one write and one of another, but
+/// the key check turns that into a miss, so no entry ever comes back that
+/// was not written for its key.
+#[test]
+fn threads_sharing_a_table_never_read_a_torn_entry() {
+    let table = TranspositionTable::new(1).expect("1 MB");
+    let (threads, operations) = (4, 400_000);
+    let hits: u64 = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|thread| {
+                let table = &table;
+                scope.spawn(move || {
+                    let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ thread;
+                    let mut hits = 0;
+                    for _ in 0..operations {
+                        // xorshift64: a different stream of keys per thread.
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        // Sixteen keys of four buckets: every slot is fought over.
+                        let key = same_bucket(state % 16);
+                        if state & (1 << 40) == 0 {
+                            table.store(key, entry_of(key), Replace::Always);
+                        } else if let Some(found) = table.probe(key) {
+                            assert_eq!(found, entry_of(key), "key {key:#x}");
+                            hits += 1;
+                        }
+                    }
+                    hits
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("no torn entry"))
+            .sum()
+    });
+    assert!(hits > 0, "the readers found what the writers stored");
+}
+// ANCHOR_END: main-only

@@ -64,6 +64,10 @@ mod nullmove;
 // ANCHOR: stage-05-quiescence--module
 mod quiescence;
 // ANCHOR_END: stage-05-quiescence--module
+// ANCHOR: main-only
+mod smp;
+pub use smp::max_threads;
+// ANCHOR_END: main-only
 
 // ANCHOR: scores
 /// Larger than any score a search can return.
@@ -195,6 +199,10 @@ pub struct Shared {
     nodes: AtomicU64,
     /// What earlier searches learned, kept from move to move.
     pub tt: TranspositionTable, // +stage-08-tt
+    // ANCHOR: main-only
+    /// Set by the main thread once it has its answer: the helpers stop.
+    done: AtomicBool,
+    // ANCHOR_END: main-only
 }
 
 impl Shared {
@@ -287,6 +295,11 @@ pub struct Searcher {
     /// The network's accumulators, one per ply of the current path.
     nnue: NnueStack,
     // ANCHOR_END: stage-18-nnue--field
+    // ANCHOR: main-only
+    /// The threads that search beside this one (Lazy SMP), each a searcher
+    /// over the same shared state.
+    helpers: Vec<Searcher>,
+    // ANCHOR_END: main-only
 }
 
 impl Searcher {
@@ -324,6 +337,9 @@ impl Searcher {
             // ANCHOR: stage-18-nnue--new
             nnue: NnueStack::new(nnue::embedded(), MAX_PLY + 1),
             // ANCHOR_END: stage-18-nnue--new
+            // ANCHOR: main-only
+            helpers: Vec::new(),
+            // ANCHOR_END: main-only
         }
     }
 
@@ -379,14 +395,27 @@ impl Searcher {
         }
     }
 
-    /// Get ready to search `root`. `history` holds the repetition keys of the
-    /// game's earlier positions, oldest first, without the root.
+    /// Get ready to search `root`: what the threads share starts afresh
+    /// once a search, then this thread's own state. `history` holds the
+    /// repetition keys of the game's earlier positions, oldest first,
+    /// without the root.
     fn prepare(&mut self, root: &Board, history: &[u64], limits: Limits) {
+        self.shared.nodes.store(0, Ordering::Relaxed);
+        // ANCHOR: stage-08-tt--prepare
+        self.shared.tt.new_search();
+        // ANCHOR_END: stage-08-tt--prepare
+        // ANCHOR: main-only
+        self.shared.done.store(false, Ordering::Relaxed);
+        // ANCHOR_END: main-only
+        self.prepare_thread(root, history, limits);
+    }
+
+    /// Get this thread ready to search `root`.
+    fn prepare_thread(&mut self, root: &Board, history: &[u64], limits: Limits) {
         self.limits = limits;
         self.start = Instant::now();
         self.nodes = 0;
         self.published = 0;
-        self.shared.nodes.store(0, Ordering::Relaxed);
         self.seldepth = 0;
         self.aborted = false;
         self.listened = self.stats.is_some() || self.trace.is_some();
@@ -403,10 +432,9 @@ impl Searcher {
         self.keys.extend_from_slice(history);
         self.root_index = self.keys.len();
         self.keys.push(position_key(root));
-        // ANCHOR: stage-08-tt--prepare
-        self.shared.tt.new_search();
+        // ANCHOR: stage-08-tt--prepare-thread
         self.replace = Replace::from_param(self.params.tt_replace);
-        // ANCHOR_END: stage-08-tt--prepare
+        // ANCHOR_END: stage-08-tt--prepare-thread
         // ANCHOR: stage-09-killers--prepare
         self.killers.clear();
         // ANCHOR_END: stage-09-killers--prepare
@@ -495,6 +523,14 @@ impl Searcher {
                 self.aborted = true;
             }
             // ANCHOR_END: stage-06-iterative--hard-limit
+            // ANCHOR: main-only
+            // The other threads count these nodes too (`go nodes` is a
+            // total), and a helper stops once the main thread is done.
+            if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
+                self.publish_nodes();
+                self.aborted |= self.shared.done.load(Ordering::Relaxed);
+            }
+            // ANCHOR_END: main-only
         }
         self.aborted
     }
@@ -511,6 +547,12 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         self.prepare(root, history, limits);
+        // ANCHOR: main-only
+        if !self.helpers.is_empty() && self.techniques.iterative_deepening {
+            let result = self.lazy_smp(root, history, report);
+            return self.finish(root, result);
+        }
+        // ANCHOR_END: main-only
         // ANCHOR: stage-06-iterative--search
         if self.techniques.iterative_deepening {
             let result = self.iterative_deepening(root, report);
@@ -620,6 +662,9 @@ impl Searcher {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             tt,
+            // ANCHOR: main-only
+            done: AtomicBool::new(false),
+            // ANCHOR_END: main-only
         });
         Ok(())
     }
@@ -635,6 +680,11 @@ impl Searcher {
         // ANCHOR: stage-10-history--new-game
         self.history.clear();
         // ANCHOR_END: stage-10-history--new-game
+        // ANCHOR: main-only
+        for helper in &mut self.helpers {
+            helper.history.clear();
+        }
+        // ANCHOR_END: main-only
     }
 }
 // ANCHOR_END: stage-08-tt
