@@ -180,3 +180,31 @@ fn search_stats_split_main_and_quiescence_nodes() {
     assert!(quiescence > main, "Kiwipete is all captures: {text}");
 }
 // ANCHOR_END: stage-05-quiescence--tests
+// ANCHOR: main-only
+
+/// `bench --threads 2` searches every bench position on two threads and
+/// ends as OpenBench expects; a thread count the machine does not allow is
+/// an error, not a panic.
+#[test]
+fn bench_on_two_threads_says_its_counts_vary() {
+    let output = cb2026(&["bench", "--threads", "2", "--depth", "5"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("2 threads: the node counts differ"),
+        "{text}"
+    );
+    let positions = text.lines().filter(|l| l.starts_with("position")).count();
+    assert_eq!(positions, engine::stages::bench_fens().len());
+    assert!(
+        text.lines().last().is_some_and(|l| l.ends_with(" nps")),
+        "{text}"
+    );
+    for threads in ["0", "100000"] {
+        let refused = cb2026(&["bench", "--threads", threads]);
+        assert!(!refused.status.success());
+        let error = String::from_utf8_lossy(&refused.stderr);
+        assert!(error.contains("this machine allows 1 to"), "{error}");
+    }
+}
+// ANCHOR_END: main-only

@@ -196,4 +196,29 @@ pub fn search_bench_with(
     Ok((run, stats))
 }
 // ANCHOR_END: stage-03-negamax
+// ANCHOR: main-only
+
+/// The bench on `threads` threads (Lazy SMP): the nodes of all of them, and
+/// the time each position took to reach `depth`. With more than one thread
+/// the counts differ from run to run, as the threads race each other to the
+/// table: only the time to depth means something then.
+pub fn threads_bench(
+    techniques: Techniques,
+    params: Params,
+    depth: u32,
+    fens: &[&str],
+    threads: usize,
+) -> Result<BenchRun, String> {
+    run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
+        let mut searcher = Searcher::new(techniques, params);
+        searcher.set_threads(threads);
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let (result, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
+        (result.nodes, took)
+    })
+}
+// ANCHOR_END: main-only
 // ANCHOR_END: stage-01-board
