@@ -5,7 +5,7 @@
 //! of a search share ([`Shared`]: the flag that stops them, their node
 //! count, and from a later chapter what they learn together). One thread
 //! is all the engine runs until the chapter on Lazy SMP, which starts more
-//! `Searcher`s over the same `Shared` without changing either.
+//! `Searcher`s over the same `Shared`.
 //!
 //! The tree walk itself lives in the files of this folder, one per
 //! technique that walks it: `negamax.rs`, and the draws by rule every node
