@@ -206,12 +206,12 @@ struct BenchArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "compare")]
     epd: Option<String>,
     // ANCHOR_END: stage-13-lmr--bench-args
-    // ANCHOR: main-only
+    // ANCHOR: stage-19-smp--bench-arg
     /// Search each position on N threads (Lazy SMP) and print the time to
     /// depth; the node counts are not deterministic then.
     #[arg(long, value_name = "N", conflicts_with_all = ["compare", "epd", "stats"])]
     threads: Option<usize>,
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-19-smp--bench-arg
 }
 
 fn bench_command(args: &BenchArgs) -> Result<(), String> {
@@ -221,11 +221,11 @@ fn bench_command(args: &BenchArgs) -> Result<(), String> {
         return epd_bench(stage, args, path);
     }
     // ANCHOR_END: stage-13-lmr--bench-command
-    // ANCHOR: main-only
+    // ANCHOR: stage-19-smp--bench-command
     if let Some(threads) = args.threads {
-        return threads_bench(stage, args.depth, threads);
+        return threads_bench(stage, args.depth, threads, &args.tweaks);
     }
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-19-smp--bench-command
     // ANCHOR: stage-03-negamax--bench-command
     if args.stats || !args.tweaks.is_empty() {
         return tweaked_bench(stage, args.depth, args.stats, &args.tweaks);
@@ -236,9 +236,14 @@ fn bench_command(args: &BenchArgs) -> Result<(), String> {
     Ok(())
 }
 
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp--bench
 /// `bench --threads N`: the bench on N threads, timed.
-fn threads_bench(stage: u32, depth: Option<u32>, threads: usize) -> Result<(), String> {
+fn threads_bench(
+    stage: u32,
+    depth: Option<u32>,
+    threads: usize,
+    tweaks: &Tweaks,
+) -> Result<(), String> {
     let max = engine::search::max_threads();
     if !(1..=max).contains(&threads) {
         return Err(format!(
@@ -249,23 +254,17 @@ fn threads_bench(stage: u32, depth: Option<u32>, threads: usize) -> Result<(), S
         Some(depth) => depth,
         None => engine::stages::manifest(stage)?.bench.depth,
     };
-    let techniques = engine::stages::preset(stage)?;
+    let (techniques, params) = tweaks.apply(engine::stages::preset(stage)?)?;
     if !techniques.iterative_deepening {
         return Err("--threads needs a stage that deepens iteratively (6 or later)".into());
     }
     let fens = engine::stages::bench_fens();
-    let run = engine::bench::threads_bench(
-        techniques,
-        engine::params::Params::default(),
-        depth,
-        &fens,
-        threads,
-    )?;
+    let run = engine::bench::threads_bench(techniques, params, depth, &fens, threads)?;
     println!("{threads} threads: the node counts differ from run to run");
     print_bench(stage, &run);
     Ok(())
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp--bench
 
 fn print_bench(stage: u32, run: &BenchRun) {
     println!("stage {stage}, depth {}", run.depth);

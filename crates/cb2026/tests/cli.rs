@@ -180,7 +180,7 @@ fn search_stats_split_main_and_quiescence_nodes() {
     assert!(quiescence > main, "Kiwipete is all captures: {text}");
 }
 // ANCHOR_END: stage-05-quiescence--tests
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp
 
 /// `bench --threads 2` searches every bench position on two threads and
 /// ends as OpenBench expects; a thread count the machine does not allow is
@@ -207,4 +207,4 @@ fn bench_on_two_threads_says_its_counts_vary() {
         assert!(error.contains("this machine allows 1 to"), "{error}");
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp

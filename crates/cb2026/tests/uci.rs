@@ -262,7 +262,7 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 /// The options every stage's engine has besides its techniques, with their
 /// kind, a good value and a bad one.
 const OPTIONS: &[(&str, &str, &str, &str)] = &[
-    ("Threads", "spin", "1", "2"), // one search thread, for now
+    ("Threads", "spin", "1", "0"), // how many threads search
     ("Stage", "spin", "1", "999"), // the chapter whose engine plays
     // ANCHOR_END: stage-01-board--tests
     // ANCHOR: stage-06-iterative--options

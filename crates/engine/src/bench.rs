@@ -196,7 +196,7 @@ pub fn search_bench_with(
     Ok((run, stats))
 }
 // ANCHOR_END: stage-03-negamax
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp--threads
 
 /// The bench on `threads` threads (Lazy SMP): the nodes of all of them, and
 /// the time each position took to reach `depth`. With more than one thread
@@ -220,5 +220,5 @@ pub fn threads_bench(
         (result.nodes, took)
     })
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp--threads
 // ANCHOR_END: stage-01-board

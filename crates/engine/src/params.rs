@@ -170,6 +170,12 @@ params! {
     /// of the hard one.
     fail_low_soft_percent: "FailLowSoftPercent" = 80, 0..=100;
     // ANCHOR_END: stage-17-aspiration
+    // ANCHOR: stage-19-smp
+    /// Lazy SMP's helpers with an odd number search each iteration this
+    /// many plies deeper than the main thread would. Off: measured on the
+    /// bench, it made two threads slower to reach a depth, not faster.
+    helper_depth_skew: "HelperDepthSkew" = 0, 0..=4;
+    // ANCHOR_END: stage-19-smp
 }
 
 /// A parameter as a UCI spin option.

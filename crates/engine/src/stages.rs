@@ -36,6 +36,7 @@ const MANIFEST_SOURCES: &[&str] = &[
     include_str!("../../../stages/16-pruning.toml"), // +stage-16-pruning
     include_str!("../../../stages/17-aspiration.toml"), // +stage-17-aspiration
     include_str!("../../../stages/18-nnue.toml"), // +stage-18-nnue
+    include_str!("../../../stages/19-smp.toml"),  // +stage-19-smp
 ];
 
 /// The bench positions, one FEN per line (see `stages/README.md`).

@@ -32,6 +32,9 @@ use crate::time::Limits;
 use crate::tt::{DEFAULT_HASH_MB, MAX_HASH_MB};
 // ANCHOR_END: stage-08-tt--imports
 use crate::tt::Bound; // +stage-17-aspiration
+// ANCHOR: stage-19-smp--imports
+use crate::search::max_threads;
+// ANCHOR_END: stage-19-smp--imports
 // ANCHOR: stage-18-nnue--imports
 use crate::nnue::{self, Network};
 
@@ -99,6 +102,8 @@ pub struct Uci {
     /// The network `EvalFile` loaded (the embedded one at first).
     network: Arc<Network>,
     // ANCHOR_END: stage-18-nnue--field
+    /// The `Threads` option: how many threads search.
+    threads: usize, // +stage-19-smp
 }
 
 impl Uci {
@@ -126,6 +131,7 @@ impl Uci {
             // ANCHOR: stage-18-nnue--new
             network: nnue::embedded(),
             // ANCHOR_END: stage-18-nnue--new
+            threads: 1, // +stage-19-smp
         }
     }
 
@@ -194,7 +200,15 @@ impl Uci {
 
     /// The options `uci` announces, after `option name `.
     fn options(&self) -> Vec<String> {
-        let mut options = vec!["Threads type spin default 1 min 1 max 1".to_string()];
+        // REPLACED: stage-19-smp
+        // let mut options = vec!["Threads type spin default 1 min 1 max 1".to_string()];
+        // REPLACED_END: stage-19-smp
+        // ANCHOR: stage-19-smp--option
+        let mut options = vec![format!(
+            "Threads type spin default 1 min 1 max {}",
+            max_threads()
+        )];
+        // ANCHOR_END: stage-19-smp--option
         // ANCHOR: stage-06-iterative--options
         options.push(format!(
             "Move Overhead type spin default {OVERHEAD_DEFAULT_MS} min 0 max {OVERHEAD_MAX_MS}"
@@ -290,7 +304,12 @@ impl Uci {
         let value = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
         match name.to_ascii_lowercase().as_str() {
             "threads" => {
-                parse_number(name, value, 1, 1)?;
+                // REPLACED: stage-19-smp
+                // parse_number(name, value, 1, 1)?;
+                // REPLACED_END: stage-19-smp
+                // ANCHOR: stage-19-smp--setoption
+                self.threads = parse_number(name, value, 1, max_threads() as u64)? as usize;
+                // ANCHOR_END: stage-19-smp--setoption
             }
             "stage" => {
                 let stage = parse_number(name, value, 1, latest_stage() as u64)? as u32;
@@ -432,6 +451,7 @@ impl Uci {
         // ANCHOR: stage-18-nnue--set-network
         searcher.set_network(Arc::clone(&self.network));
         // ANCHOR_END: stage-18-nnue--set-network
+        searcher.set_threads(self.threads); // +stage-19-smp
         let control = searcher.shared();
         control.stop.store(false, Ordering::Relaxed);
         let limits = Limits::from_go(&go);

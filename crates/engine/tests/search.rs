@@ -976,7 +976,7 @@ fn a_network_of_another_size_searches_with_its_own_accumulators() {
     assert_ne!((other.score, other.nodes), (embedded.score, embedded.nodes));
 }
 // ANCHOR_END: stage-18-nnue
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp
 
 /// Searches on two threads: the main thread's answer, the helpers' nodes.
 fn search_threads(
@@ -1077,4 +1077,4 @@ fn stop_ends_a_search_of_two_threads() {
     let result = running.join().expect("the search ends without a panic");
     assert!(is_legal(&perft_boards()[1], &result));
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp

@@ -267,7 +267,7 @@ fn parse_uci_move_is_what_the_picker_hands_out() {
     assert_eq!(table.probe(7).and_then(|e| e.mv), Some(castle));
 }
 // ANCHOR_END: stage-08-tt--tests
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp
 
 /// The entry a key always gets in the stress test below: every field made
 /// from the key, so that a reader can tell from the key alone whether an
@@ -329,4 +329,4 @@ fn threads_sharing_a_table_never_read_a_torn_entry() {
     });
     assert!(hits > 0, "the readers found what the writers stored");
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp

@@ -74,6 +74,16 @@ const REGRESSIONS: &[&str] = &[
         "/nets/stage-18-nnue/default.nnue\ngo depth 3\nsetoption name EvalFile value <embedded>\ngo depth 2"
     ),
     // ANCHOR_END: stage-18-nnue
+    // ANCHOR: stage-19-smp
+    // Two threads: a search to a depth, one to a node count, one only
+    // `stop` ends, a ponder and its `ponderhit`, a game's clock, a new
+    // table under the helpers, and back to one thread.
+    "setoption name Threads value 2\nposition startpos\ngo depth 6\ngo nodes 20000\n\
+     go infinite\nstop\ngo ponder wtime 500 btime 500\nponderhit\n\
+     position startpos moves e2e4 e7e5\ngo wtime 300 btime 300 winc 10 binc 10\n\
+     setoption name Hash value 2\nucinewgame\ngo depth 5\n\
+     setoption name Threads value 1\ngo depth 4\nsetoption name Threads value 0\ngo depth 2",
+    // ANCHOR_END: stage-19-smp
 ];
 
 /// Drop lines while the stream still fails: halves first, then single

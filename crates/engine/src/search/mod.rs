@@ -64,10 +64,10 @@ mod nullmove;
 // ANCHOR: stage-05-quiescence--module
 mod quiescence;
 // ANCHOR_END: stage-05-quiescence--module
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp--module
 mod smp;
 pub use smp::max_threads;
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp--module
 
 // ANCHOR: scores
 /// Larger than any score a search can return.
@@ -199,10 +199,10 @@ pub struct Shared {
     nodes: AtomicU64,
     /// What earlier searches learned, kept from move to move.
     pub tt: TranspositionTable, // +stage-08-tt
-    // ANCHOR: main-only
+    // ANCHOR: stage-19-smp--done
     /// Set by the main thread once it has its answer: the helpers stop.
     done: AtomicBool,
-    // ANCHOR_END: main-only
+    // ANCHOR_END: stage-19-smp--done
 }
 
 impl Shared {
@@ -295,11 +295,14 @@ pub struct Searcher {
     /// The network's accumulators, one per ply of the current path.
     nnue: NnueStack,
     // ANCHOR_END: stage-18-nnue--field
-    // ANCHOR: main-only
+    // ANCHOR: stage-19-smp--field
     /// The threads that search beside this one (Lazy SMP), each a searcher
     /// over the same shared state.
     helpers: Vec<Searcher>,
-    // ANCHOR_END: main-only
+    /// Which thread this searcher is: 0 for the main thread, 1, 2, ... for
+    /// its helpers.
+    thread_index: usize,
+    // ANCHOR_END: stage-19-smp--field
 }
 
 impl Searcher {
@@ -337,9 +340,10 @@ impl Searcher {
             // ANCHOR: stage-18-nnue--new
             nnue: NnueStack::new(nnue::embedded(), MAX_PLY + 1),
             // ANCHOR_END: stage-18-nnue--new
-            // ANCHOR: main-only
+            // ANCHOR: stage-19-smp--new
             helpers: Vec::new(),
-            // ANCHOR_END: main-only
+            thread_index: 0,
+            // ANCHOR_END: stage-19-smp--new
         }
     }
 
@@ -404,9 +408,9 @@ impl Searcher {
         // ANCHOR: stage-08-tt--prepare
         self.shared.tt.new_search();
         // ANCHOR_END: stage-08-tt--prepare
-        // ANCHOR: main-only
+        // ANCHOR: stage-19-smp--prepare
         self.shared.done.store(false, Ordering::Relaxed);
-        // ANCHOR_END: main-only
+        // ANCHOR_END: stage-19-smp--prepare
         self.prepare_thread(root, history, limits);
     }
 
@@ -523,14 +527,14 @@ impl Searcher {
                 self.aborted = true;
             }
             // ANCHOR_END: stage-06-iterative--hard-limit
-            // ANCHOR: main-only
+            // ANCHOR: stage-19-smp--should-stop
             // The other threads count these nodes too (`go nodes` is a
             // total), and a helper stops once the main thread is done.
             if self.nodes.is_multiple_of(CLOCK_CHECK_INTERVAL) {
                 self.publish_nodes();
                 self.aborted |= self.shared.done.load(Ordering::Relaxed);
             }
-            // ANCHOR_END: main-only
+            // ANCHOR_END: stage-19-smp--should-stop
         }
         self.aborted
     }
@@ -547,12 +551,12 @@ impl Searcher {
         report: &mut dyn FnMut(&Report),
     ) -> SearchResult {
         self.prepare(root, history, limits);
-        // ANCHOR: main-only
+        // ANCHOR: stage-19-smp--search
         if !self.helpers.is_empty() && self.techniques.iterative_deepening {
             let result = self.lazy_smp(root, history, report);
             return self.finish(root, result);
         }
-        // ANCHOR_END: main-only
+        // ANCHOR_END: stage-19-smp--search
         // ANCHOR: stage-06-iterative--search
         if self.techniques.iterative_deepening {
             let result = self.iterative_deepening(root, report);
@@ -662,9 +666,9 @@ impl Searcher {
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             tt,
-            // ANCHOR: main-only
+            // ANCHOR: stage-19-smp--set-hash
             done: AtomicBool::new(false),
-            // ANCHOR_END: main-only
+            // ANCHOR_END: stage-19-smp--set-hash
         });
         Ok(())
     }
@@ -680,11 +684,11 @@ impl Searcher {
         // ANCHOR: stage-10-history--new-game
         self.history.clear();
         // ANCHOR_END: stage-10-history--new-game
-        // ANCHOR: main-only
+        // ANCHOR: stage-19-smp--new-game
         for helper in &mut self.helpers {
             helper.history.clear();
         }
-        // ANCHOR_END: main-only
+        // ANCHOR_END: stage-19-smp--new-game
     }
 }
 // ANCHOR_END: stage-08-tt

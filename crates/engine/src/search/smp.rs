@@ -1,4 +1,4 @@
-// ANCHOR: main-only
+// ANCHOR: stage-19-smp
 //! Lazy SMP: more threads search the same position at once, each its own
 //! iterative deepening over its own killers, history and stacks, and all of
 //! them over one transposition table. Nothing else is shared and nothing
@@ -32,6 +32,7 @@ impl Searcher {
             let mut helper = Searcher::new(self.techniques, self.params);
             // The helper searches this searcher's table, not one of its own.
             helper.shared = Arc::clone(&self.shared);
+            helper.thread_index = self.helpers.len() + 1;
             self.helpers.push(helper);
         }
     }
@@ -71,6 +72,20 @@ impl Searcher {
         result
     }
 
+    /// The depth this thread searches in iteration `iteration` of its
+    /// deepening. The main thread and even helpers search the iteration's
+    /// own depth; odd helpers `helper_depth_skew` plies more (never past
+    /// the depth limit), so that two threads are seldom in the same tree
+    /// at once and one of them fills the table a ply ahead.
+    pub(super) fn thread_depth(&self, iteration: u32) -> u32 {
+        if self.thread_index % 2 == 1 {
+            let skew = self.params.helper_depth_skew as u32;
+            (iteration + skew).min(self.limits.max_depth())
+        } else {
+            iteration
+        }
+    }
+
     /// Give a helper what this search is run with: the switches, numbers,
     /// network and the table, any of which may have changed since the last
     /// search.
@@ -89,4 +104,4 @@ impl Searcher {
         self.publish_nodes();
     }
 }
-// ANCHOR_END: main-only
+// ANCHOR_END: stage-19-smp

@@ -427,6 +427,15 @@ fn setoption(c: &mut impl Choices) -> String {
             .to_string(),
         _ => number(c),
     };
+    // ANCHOR: stage-19-smp--threads
+    // Few of the numbers are a thread count the machine allows: pick one
+    // often, so that many streams search on several threads.
+    let value = if name == "Threads" && c.chance(2) {
+        (1 + c.below(4)).to_string()
+    } else {
+        value
+    };
+    // ANCHOR_END: stage-19-smp--threads
     match c.below(10) {
         0 => format!("setoption name {name}"),
         1 => format!("setoption {name} value {value}"),
