@@ -27,7 +27,9 @@ pub fn record(
             sprt_record(report, commit)?
         }
         MatchTable::Reliability | MatchTable::ReliabilityFast => common_record(report, commit),
-        MatchTable::VersusLow | MatchTable::VersusHigh => rated_record(report, commit),
+        MatchTable::VersusLow | MatchTable::VersusHigh | MatchTable::Opponent(_) => {
+            rated_record(report, commit)
+        }
     };
     meta::manifest::record_match(manifest, table, &record)
 }

@@ -248,12 +248,24 @@ fn check_versus(name: &str, r: &MatchRecord, id: u32, table: MatchTable) {
     );
 }
 
+/// A match against another engine: the stage is engine 1, whatever the
+/// score.
+fn check_opponent(name: &str, r: &MatchRecord, id: u32) {
+    check_common(name, r);
+    assert!(
+        plays_stage(&r.engine1, id),
+        "{name}: engine 1 should be stage {id}: {}",
+        r.engine1
+    );
+}
+
 #[test]
 fn recorded_results_are_consistent() {
     let mut checked = Vec::new();
     for m in manifests() {
         let named = m.named_records().map(|(table, _)| table);
-        for table in MatchTable::ALL.into_iter().chain(named) {
+        let opponents = m.opponent_records().map(|(table, _)| table);
+        for table in MatchTable::ALL.into_iter().chain(named).chain(opponents) {
             let Some(r) = table.of(&m) else { continue };
             let name = format!("{} [{}]", m.tag, table.name());
             match table {
@@ -266,6 +278,7 @@ fn recorded_results_are_consistent() {
                 MatchTable::VersusLow | MatchTable::VersusHigh => {
                     check_versus(&name, r, m.id, table)
                 }
+                MatchTable::Opponent(_) => check_opponent(&name, r, m.id),
             }
             checked.push(name);
         }
@@ -321,6 +334,65 @@ fn stages_from_the_twelfth_have_a_long_reliability_run() {
         );
     }
 }
+
+// ANCHOR: stage-19-smp--time-to-depth
+/// Lazy SMP's time-to-depth records (`scripts/time-to-depth --record`):
+/// the stage that brings threads has its shipped settings measured, and
+/// every record holds together: one time per bench position on each side,
+/// the speedup their sums' quotient, a clean commit.
+#[test]
+fn time_to_depth_records_hold_together() {
+    let positions = std::fs::read_to_string(repo_root().join("stages/bench.epd"))
+        .expect("stages/bench.epd reads")
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+        .count();
+    for m in manifests() {
+        if m.id == THREADS_FROM {
+            assert!(
+                m.time_to_depth.contains_key("default"),
+                "{}: no [time_to_depth.default] recorded",
+                m.tag
+            );
+        }
+        for (name, r) in &m.time_to_depth {
+            let name = format!("{} [time_to_depth.{name}]", m.tag);
+            assert!(
+                r.command.starts_with("scripts/time-to-depth --record "),
+                "{name}: {}",
+                r.command
+            );
+            assert!(
+                r.threads >= 2 && r.rounds >= 1 && r.cores >= 1,
+                "{name}: settings"
+            );
+            for times in [&r.one_thread_ms, &r.threads_ms] {
+                assert_eq!(
+                    times.len(),
+                    positions,
+                    "{name}: one time per bench position"
+                );
+                assert!(
+                    times.iter().all(|&t| t > 0.0),
+                    "{name}: every time is positive"
+                );
+            }
+            let sum = |t: &[f64]| t.iter().sum::<f64>();
+            let speedup = sum(&r.one_thread_ms) / sum(&r.threads_ms);
+            assert!(
+                (speedup - r.speedup).abs() < 0.011,
+                "{name}: the speedup {} is not {speedup:.3}, the quotient of the times",
+                r.speedup
+            );
+            assert!(
+                r.commit.len() == 40 && r.commit.bytes().all(|b| b.is_ascii_hexdigit()),
+                "{name}: measured from a clean commit, not {}",
+                r.commit
+            );
+        }
+    }
+}
+// ANCHOR_END: stage-19-smp--time-to-depth
 
 // ANCHOR: stage-04-alphabeta--tampering
 // The first recorded match is stage 4's: before it there is nothing to tamper with.

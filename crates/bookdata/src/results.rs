@@ -47,8 +47,13 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
                 files.insert(format!("{}-{}.md", m.tag, file_part(&table)), text);
             }
         }
-        for table in [MatchTable::VersusLow, MatchTable::VersusHigh] {
-            if let Some(record) = table.of(m) {
+        let versus = [MatchTable::VersusLow, MatchTable::VersusHigh].map(|t| {
+            let record = t.of(m);
+            (t, record)
+        });
+        let opponents = m.opponent_records().map(|(t, r)| (t, Some(r)));
+        for (table, record) in versus.into_iter().chain(opponents) {
+            if let Some(record) = record {
                 let text = versus_markdown(record, &source, &table);
                 files.insert(format!("{}-{}.md", m.tag, file_part(&table)), text);
             }
@@ -84,7 +89,9 @@ fn not_recorded(m: &Manifest, source: &str) -> String {
 /// The script that plays a table's match, records it and repeats it.
 fn script(table: &MatchTable) -> &'static str {
     match table {
-        MatchTable::VersusLow | MatchTable::VersusHigh => "scripts/strength",
+        MatchTable::VersusLow | MatchTable::VersusHigh | MatchTable::Opponent(_) => {
+            "scripts/strength"
+        }
         _ => "scripts/sprt",
     }
 }
@@ -236,6 +243,7 @@ fn file_part(table: &MatchTable) -> String {
     match table {
         MatchTable::Part(name) => format!("part-{}", name.replace('_', "-")),
         MatchTable::Experiment(name) => format!("experiment-{}", name.replace('_', "-")),
+        MatchTable::Opponent(name) => format!("versus-{}", name.replace('_', "-")),
         _ => table.name().replace('_', "-"),
     }
 }
@@ -249,6 +257,7 @@ fn repeat_flags(table: &MatchTable) -> String {
         MatchTable::VersusLow => "--repeat low ".into(),
         MatchTable::VersusHigh => "--repeat high ".into(),
         MatchTable::Part(_) | MatchTable::Experiment(_) => format!("--table {} ", table.name()),
+        MatchTable::Opponent(name) => format!("--repeat-against {name} "),
     };
     format!("{} {flags}", script(table))
 }

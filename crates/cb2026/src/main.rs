@@ -18,6 +18,12 @@ mod tweaks;
 
 use tweaks::Tweaks;
 // ANCHOR_END: stage-03-negamax--modules
+// ANCHOR: stage-19-smp--modules
+mod time_to_depth;
+
+use engine::params::Params;
+use engine::techniques::Techniques;
+// ANCHOR_END: stage-19-smp--modules
 
 #[derive(Parser)]
 #[command(
@@ -211,6 +217,19 @@ struct BenchArgs {
     /// depth; the node counts are not deterministic then.
     #[arg(long, value_name = "N", conflicts_with_all = ["compare", "epd", "stats"])]
     threads: Option<usize>,
+    /// With --threads: search each position on one thread and on N,
+    /// alternately, R times each, and print the median time to depth of
+    /// each and the speedup.
+    #[arg(long, value_name = "R", requires = "threads")]
+    rounds: Option<u32>,
+    /// With --rounds: write the result into the stage's manifest as
+    /// [time_to_depth.NAME] (`scripts/time-to-depth --record NAME` does,
+    /// from a clean commit).
+    #[arg(long, value_name = "NAME", requires_all = ["rounds", "commit"])]
+    record: Option<String>,
+    /// The commit measured, for --record.
+    #[arg(long, value_name = "HASH", requires = "record")]
+    commit: Option<String>,
     // ANCHOR_END: stage-19-smp--bench-arg
 }
 
@@ -222,6 +241,9 @@ fn bench_command(args: &BenchArgs) -> Result<(), String> {
     }
     // ANCHOR_END: stage-13-lmr--bench-command
     // ANCHOR: stage-19-smp--bench-command
+    if let (Some(threads), Some(rounds)) = (args.threads, args.rounds) {
+        return time_to_depth(stage, args, threads, rounds);
+    }
     if let Some(threads) = args.threads {
         return threads_bench(stage, args.depth, threads, &args.tweaks);
     }
@@ -244,6 +266,22 @@ fn threads_bench(
     threads: usize,
     tweaks: &Tweaks,
 ) -> Result<(), String> {
+    let (depth, techniques, params) = threads_setup(stage, depth, threads, tweaks)?;
+    let fens = engine::stages::bench_fens();
+    let run = engine::bench::threads_bench(techniques, params, depth, &fens, threads)?;
+    println!("{threads} threads: the node counts differ from run to run");
+    print_bench(stage, &run);
+    Ok(())
+}
+
+/// What `bench --threads` searches with: the depth, switches and numbers,
+/// once the thread count is known to be one the machine allows.
+fn threads_setup(
+    stage: u32,
+    depth: Option<u32>,
+    threads: usize,
+    tweaks: &Tweaks,
+) -> Result<(u32, Techniques, Params), String> {
     let max = engine::search::max_threads();
     if !(1..=max).contains(&threads) {
         return Err(format!(
@@ -258,10 +296,52 @@ fn threads_bench(
     if !techniques.iterative_deepening {
         return Err("--threads needs a stage that deepens iteratively (6 or later)".into());
     }
+    Ok((depth, techniques, params))
+}
+
+/// `bench --threads N --rounds R [--record NAME --commit HASH]`: time to
+/// depth on one thread and on N.
+fn time_to_depth(stage: u32, args: &BenchArgs, threads: usize, rounds: u32) -> Result<(), String> {
+    if rounds == 0 {
+        return Err("--rounds 0: measure at least one round".into());
+    }
+    let (depth, techniques, params) = threads_setup(stage, args.depth, threads, &args.tweaks)?;
     let fens = engine::stages::bench_fens();
-    let run = engine::bench::threads_bench(techniques, params, depth, &fens, threads)?;
-    println!("{threads} threads: the node counts differ from run to run");
-    print_bench(stage, &run);
+    let measured = time_to_depth::measure(
+        techniques,
+        params,
+        depth,
+        &fens,
+        threads,
+        rounds,
+        &mut |round| eprintln!("round {round} of {rounds} done"),
+    )?;
+    time_to_depth::print(&measured, depth, threads, rounds);
+    let (Some(name), Some(commit)) = (&args.record, &args.commit) else {
+        return Ok(());
+    };
+    let tweaks = &args.tweaks;
+    let changes: Vec<String> = tweaks.set.iter().chain(&tweaks.param).cloned().collect();
+    let flags: String = tweaks
+        .set
+        .iter()
+        .map(|s| format!(" --set {s}"))
+        .chain(tweaks.param.iter().map(|p| format!(" --param {p}")))
+        .collect();
+    let how = time_to_depth::Recording {
+        name,
+        command: format!(
+            "scripts/time-to-depth --record {name} --stage {stage} --threads {threads} --depth {depth} --rounds {rounds}{flags}"
+        ),
+        depth,
+        threads,
+        rounds,
+        params: changes,
+        commit,
+    };
+    let path = stages_table::manifest_path(engine::stages::manifest(stage)?);
+    time_to_depth::record(&path, &measured, &how)?;
+    println!("recorded into {} as [time_to_depth.{name}]", path.display());
     Ok(())
 }
 // ANCHOR_END: stage-19-smp--bench

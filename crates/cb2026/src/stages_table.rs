@@ -227,7 +227,8 @@ fn stale_message(row: &StageRow) -> Option<String> {
     (!problems.is_empty()).then(|| format!("stage {}: {}", m.id, problems.join("; ")))
 }
 
-fn manifest_path(m: &Manifest) -> PathBuf {
+/// The manifest file of a stage, `stages/NN-slug.toml`.
+pub fn manifest_path(m: &Manifest) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../stages")
         .join(meta::manifest::file_name(m.id, &m.slug))

@@ -13,4 +13,4 @@
 pub mod includes;
 pub mod manifest;
 
-pub use manifest::{BenchRecord, Comparison, Manifest, MatchRecord, MatchTable};
+pub use manifest::{BenchRecord, Comparison, Manifest, MatchRecord, MatchTable, TimeToDepth};

@@ -55,6 +55,41 @@ pub struct Manifest {
     /// switched on, against the stage as it is.
     #[serde(default)]
     pub experiments: std::collections::BTreeMap<String, MatchRecord>,
+    /// `scripts/strength --against NAME --record`: a match against another
+    /// engine (Debian's `toga2`, ...), by the engine's name; how strong,
+    /// not whether stronger.
+    #[serde(default)]
+    pub opponents: std::collections::BTreeMap<String, MatchRecord>,
+    /// `scripts/time-to-depth --record NAME`: how much sooner several
+    /// threads reach a depth than one (Lazy SMP), by the name of the
+    /// settings measured.
+    #[serde(default)]
+    pub time_to_depth: std::collections::BTreeMap<String, TimeToDepth>,
+}
+
+/// A time-to-depth measurement: the bench positions searched to `depth`
+/// on one thread and on `threads`, alternately, `rounds` times each; per
+/// position the median of its rounds. Field order is the order in the
+/// file.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Serialize)]
+pub struct TimeToDepth {
+    /// The command that measured it.
+    pub command: String,
+    pub depth: u32,
+    pub threads: u32,
+    pub rounds: u32,
+    /// The parameters changed from their defaults, `NAME=VALUE`.
+    pub params: Vec<String>,
+    /// The cores the machine reported.
+    pub cores: u32,
+    /// Milliseconds to reach the depth on one thread, per position.
+    pub one_thread_ms: Vec<f64>,
+    /// The same on `threads` threads.
+    pub threads_ms: Vec<f64>,
+    /// All positions' time on one thread over all of theirs on `threads`.
+    pub speedup: f64,
+    /// The commit measured (never `-dirty`).
+    pub commit: String,
 }
 
 /// Bench settings and the node counts recorded by `cb2026 stages --record`.
@@ -179,6 +214,9 @@ pub enum MatchTable {
     /// `[experiments.NAME]`: the stage with an experiment switched on
     /// against the stage itself (an SPRT like `[sprt]`).
     Experiment(String),
+    /// `[opponents.NAME]`: the stage against engine NAME, rated like
+    /// `[versus_low]`.
+    Opponent(String),
 }
 
 impl MatchTable {
@@ -192,6 +230,7 @@ impl MatchTable {
             MatchTable::VersusHigh => "versus_high".into(),
             MatchTable::Part(name) => format!("{PARTS}.{name}"),
             MatchTable::Experiment(name) => format!("{EXPERIMENTS}.{name}"),
+            MatchTable::Opponent(name) => format!("{OPPONENTS}.{name}"),
         }
     }
 
@@ -201,6 +240,7 @@ impl MatchTable {
         match self {
             MatchTable::Part(name) => Some((PARTS, name)),
             MatchTable::Experiment(name) => Some((EXPERIMENTS, name)),
+            MatchTable::Opponent(name) => Some((OPPONENTS, name)),
             _ => None,
         }
     }
@@ -234,13 +274,17 @@ impl MatchTable {
         if let Some(experiment) = named(EXPERIMENTS) {
             return Ok(MatchTable::Experiment(experiment));
         }
+        if let Some(opponent) = named(OPPONENTS) {
+            return Ok(MatchTable::Opponent(opponent));
+        }
         MatchTable::ALL
             .into_iter()
             .find(|table| table.name() == name)
             .ok_or_else(|| {
                 let names: Vec<String> = MatchTable::ALL.iter().map(|t| t.name()).collect();
                 format!(
-                    "unknown table {name:?} (use {}, {PARTS}.NAME or {EXPERIMENTS}.NAME)",
+                    "unknown table {name:?} (use {}, {PARTS}.NAME, {EXPERIMENTS}.NAME or \
+                     {OPPONENTS}.NAME)",
                     names.join(", ")
                 )
             })
@@ -256,6 +300,7 @@ impl MatchTable {
             MatchTable::VersusHigh => manifest.versus_high.as_ref(),
             MatchTable::Part(name) => manifest.parts.get(name),
             MatchTable::Experiment(name) => manifest.experiments.get(name),
+            MatchTable::Opponent(name) => manifest.opponents.get(name),
         }
     }
 }
@@ -271,12 +316,20 @@ impl Manifest {
             (self.experiments.iter()).map(|(name, r)| (MatchTable::Experiment(name.clone()), r));
         parts.chain(experiments)
     }
+
+    /// The matches against other engines (`[opponents.NAME]`).
+    pub fn opponent_records(&self) -> impl Iterator<Item = (MatchTable, &MatchRecord)> {
+        (self.opponents.iter()).map(|(name, r)| (MatchTable::Opponent(name.clone()), r))
+    }
 }
 
 /// The table that holds the parts' SPRTs: `[parts.NAME]`.
 const PARTS: &str = "parts";
 /// The table that holds the experiments' SPRTs: `[experiments.NAME]`.
 const EXPERIMENTS: &str = "experiments";
+/// The table that holds the matches against other engines:
+/// `[opponents.NAME]`.
+const OPPONENTS: &str = "opponents";
 
 /// Parses a manifest's text. Whether it agrees with its file name is
 /// [`file_name_problems`]'s business.
@@ -423,23 +476,7 @@ pub fn record_match(
     let mut new = match_table(record)?;
     new.decor_mut().set_prefix(format!("\n{MATCH_NOTE}\n"));
     if let Some((group, name)) = table.group() {
-        // `[parts.NAME]`, `[experiments.NAME]`: the group's table itself
-        // only holds them.
-        let position = last_position(doc.as_table()) + 1;
-        let named = doc.entry(group).or_insert_with(|| {
-            let mut named = Table::new();
-            named.set_implicit(true);
-            Item::Table(named)
-        });
-        let named = named
-            .as_table_mut()
-            .ok_or_else(|| format!("{group} is not a table"))?;
-        let at = named
-            .get(name)
-            .and_then(Item::as_table)
-            .and_then(Table::position);
-        new.set_position(Some(at.unwrap_or(position)));
-        named.insert(name, Item::Table(new));
+        insert_named(&mut doc, group, name, new)?;
         return Ok(doc.to_string());
     }
     match doc.get_mut(&table.name()) {
@@ -455,6 +492,53 @@ pub fn record_match(
             doc.insert(&table.name(), Item::Table(new));
         }
     }
+    Ok(doc.to_string())
+}
+
+/// Puts `new` into the document as `[group.name]` (`[parts.NAME]`,
+/// `[experiments.NAME]`, ...): in the place of an earlier table of that
+/// name, or after every other table. The group's own table holds only
+/// them.
+fn insert_named(
+    doc: &mut DocumentMut,
+    group: &str,
+    name: &str,
+    mut new: Table,
+) -> Result<(), String> {
+    let position = last_position(doc.as_table()) + 1;
+    let named = doc.entry(group).or_insert_with(|| {
+        let mut named = Table::new();
+        named.set_implicit(true);
+        Item::Table(named)
+    });
+    let named = named
+        .as_table_mut()
+        .ok_or_else(|| format!("{group} is not a table"))?;
+    let at = named
+        .get(name)
+        .and_then(Item::as_table)
+        .and_then(Table::position);
+    new.set_position(Some(at.unwrap_or(position)));
+    named.insert(name, Item::Table(new));
+    Ok(())
+}
+
+/// The comment written above a recorded time-to-depth table.
+pub const TIME_TO_DEPTH_NOTE: &str = "# Written by `scripts/time-to-depth --record`; do not edit.";
+
+/// Writes a time-to-depth measurement into a manifest as
+/// `[time_to_depth.NAME]`, replacing an earlier one of that name.
+pub fn record_time_to_depth(
+    text: &str,
+    name: &str,
+    record: &TimeToDepth,
+) -> Result<String, String> {
+    let mut doc = document(text)?;
+    let text = toml::to_string(record).map_err(|e| format!("cannot write the record: {e}"))?;
+    let mut new = document(&text)?.as_table().clone();
+    new.decor_mut()
+        .set_prefix(format!("\n{TIME_TO_DEPTH_NOTE}\n"));
+    insert_named(&mut doc, "time_to_depth", name, new)?;
     Ok(doc.to_string())
 }
 

@@ -54,6 +54,8 @@ pub mod aspiration; // +stage-17-aspiration
 
 pub mod nnue; // +stage-18-nnue
 
+pub mod smp; // +stage-19-smp
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {
@@ -84,6 +86,7 @@ chapters! {
     pruning; // +stage-16-pruning
     aspiration; // +stage-17-aspiration
     nnue; // +stage-18-nnue
+    smp; // +stage-19-smp
 }
 
 /// Hears what is being measured.
