@@ -6,9 +6,10 @@ die() {
     exit 2
 }
 
-# The comment block at the top of the script that sourced this file.
+# The comment block at the top of the script that sourced this file
+# (without the stage markers of main's copy).
 usage() {
-    sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    sed -n '2,/^set -euo/p' "$0" | grep -v '^# ANCHOR' | sed '$d; s/^# \{0,1\}//'
 }
 
 arena=target/release/arena

@@ -1006,3 +1006,30 @@ fn hash_resizes_and_an_impossible_size_keeps_the_old_table() {
     engine.quit();
 }
 // ANCHOR_END: stage-08-tt--tests
+// ANCHOR: stage-19-smp--tests
+
+/// On two threads the engine keeps every promise of one: `stop` ends an
+/// infinite search, a short clock and a ponder are answered in time, a
+/// thread count the machine does not allow is refused, each with a legal
+/// move where one is due.
+#[test]
+fn two_threads_stop_ponder_and_answer_in_time() {
+    let mut engine = Engine::start();
+    assert_no_error(&engine.ask("setoption name Threads value 2"));
+    engine.ask("position startpos moves e2e4 e7e5 g1f3");
+    let board = board_after(None, &["e2e4", "e7e5", "g1f3"]);
+    engine.send("go infinite");
+    let meanwhile = engine.sync();
+    engine.send("stop");
+    let (_, mv) = engine.bestmove_after(meanwhile);
+    assert_legal(&board, &mv);
+    let second = Duration::from_secs(1);
+    answered_in_time(&mut engine, "go wtime 100 btime 100", &board, second);
+    engine.send("go ponder wtime 1 btime 1");
+    engine.sync();
+    answered_in_time(&mut engine, "ponderhit", &board, second);
+    assert_one_error(&engine.ask("setoption name Threads value 100000"), "threads");
+    go_and_check(&mut engine, "go depth 6", &board);
+    engine.quit();
+}
+// ANCHOR_END: stage-19-smp--tests

@@ -27,7 +27,9 @@ impl Searcher {
         let mut result = SearchResult::default();
         self.prev_pv.clear();
         for depth in 1..=self.limits.max_depth() {
-            let depth = self.thread_depth(depth); // +stage-19-smp
+            // ANCHOR: stage-19-smp--depth
+            let depth = self.thread_depth(depth);
+            // ANCHOR_END: stage-19-smp--depth
             self.following_pv = true;
             // REPLACED: stage-17-aspiration
             // let Some(completed) = self.search_depth(root, depth) else {
