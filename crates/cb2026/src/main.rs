@@ -21,6 +21,7 @@ use tweaks::Tweaks;
 // ANCHOR: stage-19-smp--modules
 mod time_to_depth;
 
+use engine::bench::SearchSetup;
 use engine::params::Params;
 use engine::techniques::Techniques;
 // ANCHOR_END: stage-19-smp--modules
@@ -268,7 +269,11 @@ fn threads_bench(
 ) -> Result<(), String> {
     let (depth, techniques, params) = threads_setup(stage, depth, threads, tweaks)?;
     let fens = engine::stages::bench_fens();
-    let run = engine::bench::threads_bench(techniques, params, depth, &fens, threads)?;
+    let setup = SearchSetup {
+        threads: Some(threads),
+        ..tweaks.setup(false)
+    };
+    let (run, _) = engine::bench::search_bench_with(techniques, params, depth, &fens, &setup)?;
     println!("{threads} threads: the node counts differ from run to run");
     print_bench(stage, &run);
     Ok(())
@@ -312,6 +317,7 @@ fn time_to_depth(stage: u32, args: &BenchArgs, threads: usize, rounds: u32) -> R
         params,
         depth,
         &fens,
+        &args.tweaks.setup(false),
         threads,
         rounds,
         &mut |round| eprintln!("round {round} of {rounds} done"),
@@ -321,12 +327,13 @@ fn time_to_depth(stage: u32, args: &BenchArgs, threads: usize, rounds: u32) -> R
         return Ok(());
     };
     let tweaks = &args.tweaks;
-    let changes: Vec<String> = tweaks.set.iter().chain(&tweaks.param).cloned().collect();
-    let flags: String = tweaks
-        .set
-        .iter()
-        .map(|s| format!(" --set {s}"))
+    let hash = tweaks.hash_mb.map(|mb| format!("hash={mb}"));
+    let changes: Vec<String> = (tweaks.set.iter().chain(&tweaks.param).cloned())
+        .chain(hash)
+        .collect();
+    let flags: String = (tweaks.set.iter().map(|s| format!(" --set {s}")))
         .chain(tweaks.param.iter().map(|p| format!(" --param {p}")))
+        .chain(tweaks.hash_mb.map(|mb| format!(" --hash {mb}")))
         .collect();
     let how = time_to_depth::Recording {
         name,

@@ -10,6 +10,7 @@
 
 use std::path::Path;
 
+use engine::bench::SearchSetup;
 use engine::params::Params;
 use engine::techniques::Techniques;
 
@@ -28,14 +29,16 @@ impl Measured {
     }
 }
 
-/// Search every position of `fens` to `depth` on one thread and on
-/// `threads`, one after the other, `rounds` times, telling `progress`
-/// after each round.
+/// Search every position of `fens` to `depth` with `setup` on one thread
+/// and on `threads`, one after the other, `rounds` times, telling
+/// `progress` after each round.
+#[allow(clippy::too_many_arguments)]
 pub fn measure(
     techniques: Techniques,
     params: Params,
     depth: u32,
     fens: &[&str],
+    setup: &SearchSetup,
     threads: usize,
     rounds: u32,
     progress: &mut dyn FnMut(u32),
@@ -45,7 +48,12 @@ pub fn measure(
     for round in 1..=rounds {
         for (i, fen) in fens.iter().enumerate() {
             for (times, n) in [(&mut one, 1), (&mut many, threads)] {
-                let run = engine::bench::threads_bench(techniques, params, depth, &[fen], n)?;
+                let setup = SearchSetup {
+                    threads: Some(n),
+                    ..setup.clone()
+                };
+                let (run, _) =
+                    engine::bench::search_bench_with(techniques, params, depth, &[fen], &setup)?;
                 times[i].push(run.elapsed.as_secs_f64() * 1000.0);
             }
         }

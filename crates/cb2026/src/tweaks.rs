@@ -65,7 +65,8 @@ impl Tweaks {
             // ANCHOR: stage-08-tt--setup
             hash_mb: self.hash_mb,
             // ANCHOR_END: stage-08-tt--setup
-            // ANCHOR: stage-03-negamax--split
+            threads: None, // +stage-19-smp
+                           // ANCHOR: stage-03-negamax--split
         }
     }
 }

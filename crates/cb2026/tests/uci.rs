@@ -1028,7 +1028,10 @@ fn two_threads_stop_ponder_and_answer_in_time() {
     engine.send("go ponder wtime 1 btime 1");
     engine.sync();
     answered_in_time(&mut engine, "ponderhit", &board, second);
-    assert_one_error(&engine.ask("setoption name Threads value 100000"), "threads");
+    assert_one_error(
+        &engine.ask("setoption name Threads value 100000"),
+        "threads",
+    );
     go_and_check(&mut engine, "go depth 6", &board);
     engine.quit();
 }

@@ -150,6 +150,10 @@ pub struct SearchSetup {
     pub stats: bool,
     /// The transposition table's size (default: `Hash`'s default).
     pub hash_mb: Option<usize>, // +stage-08-tt
+    /// Search on this many threads (default: one). With more than one the
+    /// node counts differ from run to run, as the threads race each other
+    /// to the table: only the time to depth means something then.
+    pub threads: Option<usize>, // +stage-19-smp
 }
 
 impl SearchSetup {
@@ -183,42 +187,22 @@ pub fn search_bench_with(
             let _ = searcher.set_hash_mb(mb);
         }
         // ANCHOR_END: stage-08-tt--hash
+        // ANCHOR: stage-19-smp--threads
+        if let Some(threads) = setup.threads {
+            searcher.set_threads(threads);
+        }
+        // ANCHOR_END: stage-19-smp--threads
         // One set of counters travels from position to position.
         searcher.stats = stats.take();
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
-        let (_, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
+        let (result, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
         stats = searcher.stats.take();
-        (searcher.nodes(), took)
+        (result.nodes, took)
     })?;
     Ok((run, stats))
 }
 // ANCHOR_END: stage-03-negamax
-// ANCHOR: stage-19-smp--threads
-
-/// The bench on `threads` threads (Lazy SMP): the nodes of all of them, and
-/// the time each position took to reach `depth`. With more than one thread
-/// the counts differ from run to run, as the threads race each other to the
-/// table: only the time to depth means something then.
-pub fn threads_bench(
-    techniques: Techniques,
-    params: Params,
-    depth: u32,
-    fens: &[&str],
-    threads: usize,
-) -> Result<BenchRun, String> {
-    run_bench(depth, fens, Counted::SearchNodes, |board, depth| {
-        let mut searcher = Searcher::new(techniques, params);
-        searcher.set_threads(threads);
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let (result, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
-        (result.nodes, took)
-    })
-}
-// ANCHOR_END: stage-19-smp--threads
 // ANCHOR_END: stage-01-board

@@ -45,9 +45,9 @@ pub fn search_bench_with(
             depth: Some(depth),
             ..Limits::default()
         };
-        let (_, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
+        let (result, took) = timed(|| searcher.search(board, &[], limits, &mut |_| {}));
         stats = searcher.stats.take();
-        (searcher.nodes(), took)
+        (result.nodes, took)
     })?;
     Ok((run, stats))
 }
