@@ -12,11 +12,14 @@
 //!   serde);
 //! - [`record`]: a summary recorded in a stage manifest (through the shared
 //!   `meta` crate; `scripts/book-data` makes the book's tables from it);
-//! - [`mover`]: a random-moving UCI engine used as a test opponent.
+//! - [`mover`]: a random-moving UCI engine used as a test opponent;
+//! - [`nodes`]: the nodes an engine searches to a fixed depth, to compare
+//!   trees.
 
 pub mod book;
 pub mod game;
 pub mod mover;
+pub mod nodes;
 pub mod pgn;
 pub mod prng;
 pub mod record;

@@ -40,6 +40,29 @@ enum Command {
     /// command to repeat this way). The book's tables are made from the
     /// recorded tables by `scripts/book-data`.
     Show(ShowArgs),
+    /// Search each position of a file to a fixed depth with one engine and
+    /// print the nodes it reports, one line a position, then the total: to
+    /// set trees of different engines side by side.
+    Nodes(NodesArgs),
+}
+
+#[derive(Args)]
+#[command(after_help = "Example:
+  arena nodes --engine cmd=/usr/games/toga2,option.OwnBook=false --epd stages/cpw.epd --depth 8")]
+struct NodesArgs {
+    /// The engine, as for `match`: cmd=PATH,name=NAME,option.X=Y,...
+    #[arg(long, value_name = "SPEC", value_parser = EngineConfig::parse)]
+    engine: EngineConfig,
+    /// The positions: one FEN a line, anything after a `;` ignored, lines
+    /// starting with `#` skipped.
+    #[arg(long, value_name = "FILE")]
+    epd: PathBuf,
+    /// The depth of every search (`go depth N`).
+    #[arg(long)]
+    depth: u32,
+    /// Seconds each position's search (and the handshake) may take.
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
 }
 
 #[derive(Args)]
@@ -177,6 +200,7 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         Command::Record(args) => record_command(&args),
         Command::Show(args) => show_command(&args),
+        Command::Nodes(args) => nodes_command(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -217,6 +241,28 @@ fn record_command(args: &RecordArgs) -> Result<(), String> {
         args.table.name(),
         args.manifest.display()
     );
+    Ok(())
+}
+
+fn nodes_command(args: &NodesArgs) -> Result<(), String> {
+    let text = std::fs::read_to_string(&args.epd)
+        .map_err(|e| format!("cannot read {}: {e}", args.epd.display()))?;
+    let fens: Vec<String> = text
+        .lines()
+        .map(|line| line.split(';').next().unwrap_or_default().trim())
+        .filter(|fen| !fen.is_empty() && !fen.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if fens.is_empty() {
+        return Err(format!("{} holds no position", args.epd.display()));
+    }
+    let timeout = Duration::from_secs(args.timeout);
+    let searched = arena::nodes::count_nodes(&args.engine, &fens, args.depth, timeout)?;
+    println!("{} at depth {}", searched.engine, args.depth);
+    for (i, nodes) in searched.nodes.iter().enumerate() {
+        println!("{:>5} {nodes:>12}", i + 1);
+    }
+    println!("total {:>12}", searched.nodes.iter().sum::<u64>());
     Ok(())
 }
 

@@ -168,6 +168,8 @@ pub struct UciEngine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<TimedLine>,
+    /// What the engine called itself (`id name …`) in the handshake.
+    id_name: Option<String>,
 }
 
 impl UciEngine {
@@ -208,6 +210,7 @@ impl UciEngine {
             child,
             stdin,
             lines,
+            id_name: None,
         })
     }
 
@@ -220,7 +223,17 @@ impl UciEngine {
     pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Self, EngineError> {
         let mut engine = Self::spawn(config)?;
         engine.send("uci")?;
-        engine.wait_for(|line| line == "uciok", Instant::now() + timeout)?;
+        let mut id_name = None;
+        engine.wait_for(
+            |line| {
+                if let Some(name) = line.strip_prefix("id name ") {
+                    id_name = Some(name.trim().to_string());
+                }
+                line == "uciok"
+            },
+            Instant::now() + timeout,
+        )?;
+        engine.id_name = id_name;
         for (name, value) in &config.options {
             engine.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -301,6 +314,11 @@ impl UciEngine {
             text: line.text.split_whitespace().nth(1).map(str::to_string),
             elapsed: line.at.saturating_duration_since(sent),
         })
+    }
+
+    /// The name the engine gave in the handshake (`id name`), if any.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
     }
 
     /// True while the process is still running.

@@ -160,6 +160,30 @@ fn claims(book: &Book) -> Result<(), String> {
         TEXT,
         "that at depth 15 Kiwipete and the rook endgame gain least, the endgame nothing",
     )?;
+    let sprt = stage
+        .manifest
+        .sprt
+        .as_ref()
+        .ok_or("stage 19 has no [sprt]")?;
+    claim(
+        sprt.games <= 250 && sprt.elo.is_some_and(|elo| (75.0..=105.0).contains(&elo)),
+        TEXT,
+        "that the SPRT was decided within a couple of hundred games, at about ninety Elo",
+    )?;
+    let toga = stage
+        .manifest
+        .opponents
+        .get("toga2")
+        .ok_or("stage 19 has no [opponents.toga2]")?;
+    claim(
+        toga.wins > toga.losses
+            && toga
+                .elo_error
+                .is_some_and(|e| e >= toga.elo.unwrap_or(f64::INFINITY) * 0.8),
+        TEXT,
+        "that stage 19 won more games than it lost against Toga II, with an error bar as wide as \
+         the result",
+    )?;
     Ok(())
 }
 // ANCHOR_END: stage-19-smp
