@@ -306,13 +306,19 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// A searcher with state of its own to share.
     pub fn new(techniques: Techniques, params: Params) -> Self {
+        Self::with_shared(Arc::new(Shared::default()), techniques, params)
+    }
+
+    /// A searcher over `shared`, which other searchers may share too.
+    fn with_shared(shared: Arc<Shared>, techniques: Techniques, params: Params) -> Self {
         Searcher {
             techniques,
             params,
             stats: None,
             trace: None,
-            shared: Arc::new(Shared::default()),
+            shared,
             limits: Limits::default(),
             start: Instant::now(),
             nodes: 0,

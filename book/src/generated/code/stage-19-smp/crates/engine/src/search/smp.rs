@@ -15,9 +15,9 @@ pub fn max_threads() -> usize {
         let helpers = threads.clamp(1, max_threads()) - 1;
         self.helpers.truncate(helpers);
         while self.helpers.len() < helpers {
-            let mut helper = Searcher::new(self.techniques, self.params);
             // The helper searches this searcher's table, not one of its own.
-            helper.shared = Arc::clone(&self.shared);
+            let shared = Arc::clone(&self.shared);
+            let mut helper = Searcher::with_shared(shared, self.techniques, self.params);
             helper.thread_index = self.helpers.len() + 1;
             self.helpers.push(helper);
         }
