@@ -56,6 +56,8 @@ pub mod nnue; // +stage-18-nnue
 
 pub mod smp; // +stage-19-smp
 
+pub mod standing; // +stage-19-smp
+
 /// Lists the chapters, one entry each (the module of the chapter's
 /// stage, which holds its `CHAPTER`), in stage order: [`all`].
 macro_rules! chapters {

@@ -5,7 +5,7 @@
 
 use meta::TimeToDepth;
 
-use super::Chapter;
+use super::{Chapter, standing};
 use crate::book::Book;
 use crate::claims::claim;
 use crate::md::{Table, position_name};
@@ -13,9 +13,16 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
+    measure: standing::measure,
+    recheck: standing::recheck,
     ..Chapter::new(
         19,
-        &["-time-to-depth.md", "-time-to-depth-deeper.md"],
+        &[
+            "-time-to-depth.md",
+            "-time-to-depth-deeper.md",
+            "-standing.toml",
+            "-standing-cpw.md",
+        ],
         render,
     )
 };
@@ -39,7 +46,7 @@ fn measured<'a>(stage: &'a Stage, name: &str) -> Result<&'a TimeToDepth, String>
     })
 }
 
-fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
+fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
     let shipped = measured(stage, SHIPPED)?;
     let skewed = measured(stage, SKEWED)?;
     if (shipped.depth, shipped.threads) != (skewed.depth, skewed.threads) {
@@ -93,13 +100,15 @@ fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
         short(&skewed.commit),
     );
     let deeper = deeper_table(measured(stage, DEEPER)?, shipped);
-    Ok(Files::from([
+    let mut files = standing::files(book, stage)?;
+    files.extend([
         (
             format!("{}-time-to-depth.md", stage.tag()),
             table.note(note),
         ),
         (format!("{}-time-to-depth-deeper.md", stage.tag()), deeper),
-    ]))
+    ]);
+    Ok(files)
 }
 
 fn short(commit: &str) -> &str {
