@@ -380,8 +380,7 @@ fn time_to_depth_records_hold_together() {
                     "{name}: every time is positive"
                 );
             }
-            let sum = |t: &[f64]| t.iter().sum::<f64>();
-            let speedup = sum(&r.one_thread_ms) / sum(&r.threads_ms);
+            let speedup = r.one_thread_total() / r.threads_total();
             assert!(
                 (speedup - r.speedup).abs() < 0.011,
                 "{name}: the speedup {} is not {speedup:.3}, the quotient of the times",

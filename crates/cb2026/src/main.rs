@@ -293,10 +293,7 @@ fn threads_setup(
             "--threads {threads}: this machine allows 1 to {max}"
         ));
     }
-    let depth = match depth {
-        Some(depth) => depth,
-        None => engine::stages::manifest(stage)?.bench.depth,
-    };
+    let depth = depth_or_bench(stage, depth)?;
     let (techniques, params) = tweaks.apply(engine::stages::preset(stage)?)?;
     if !techniques.iterative_deepening {
         return Err("--threads needs a stage that deepens iteratively (6 or later)".into());
@@ -379,10 +376,7 @@ fn tweaked_bench(
     stats: bool,
     tweaks: &Tweaks,
 ) -> Result<(), String> {
-    let depth = match depth {
-        Some(depth) => depth,
-        None => engine::stages::manifest(stage)?.bench.depth,
-    };
+    let depth = depth_or_bench(stage, depth)?;
     let (techniques, params) = tweaks.apply(engine::stages::preset(stage)?)?;
     if !techniques.negamax {
         return Err("--stats, --set and --param need a stage that searches (3 or later)".into());
@@ -396,6 +390,14 @@ fn tweaked_bench(
         println!("{counters}");
     }
     Ok(())
+}
+
+/// The depth asked for, or else the stage's bench depth.
+fn depth_or_bench(stage: u32, depth: Option<u32>) -> Result<u32, String> {
+    match depth {
+        Some(depth) => Ok(depth),
+        None => Ok(engine::stages::manifest(stage)?.bench.depth),
+    }
 }
 // ANCHOR_END: stage-03-negamax--tweaked-bench
 // ANCHOR: stage-13-lmr--epd-bench
@@ -412,10 +414,7 @@ fn epd_bench(stage: u32, args: &BenchArgs, path: &str) -> Result<(), String> {
     if fens.is_empty() {
         return Err(format!("{path} holds no position"));
     }
-    let depth = match args.depth {
-        Some(depth) => depth,
-        None => engine::stages::manifest(stage)?.bench.depth,
-    };
+    let depth = depth_or_bench(stage, args.depth)?;
     let (techniques, params) = args.tweaks.apply(engine::stages::preset(stage)?)?;
     let setup = args.tweaks.setup(args.stats);
     let (run, counters) =

@@ -24,9 +24,13 @@ pub struct Measured {
 impl Measured {
     /// All positions' time on one thread over all of theirs on more.
     pub fn speedup(&self) -> f64 {
-        let sum = |ms: &[f64]| ms.iter().sum::<f64>();
-        sum(&self.one_thread_ms) / sum(&self.threads_ms).max(1e-9)
+        total(&self.one_thread_ms) / total(&self.threads_ms).max(1e-9)
     }
+}
+
+/// All positions' milliseconds together.
+fn total(ms: &[f64]) -> f64 {
+    ms.iter().sum()
 }
 
 /// Search every position of `fens` to `depth` with `setup` on one thread
@@ -101,12 +105,11 @@ pub fn print(measured: &Measured, depth: u32, threads: usize, rounds: u32) {
             one / many.max(1e-9)
         );
     }
-    let sum = |ms: &[f64]| ms.iter().sum::<f64>();
     println!(
         "{:>3} {:>9.1} ms {:>9.1} ms {:>7.2}x",
         "all",
-        sum(&measured.one_thread_ms),
-        sum(&measured.threads_ms),
+        total(&measured.one_thread_ms),
+        total(&measured.threads_ms),
         measured.speedup()
     );
 }

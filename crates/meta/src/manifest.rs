@@ -92,6 +92,18 @@ pub struct TimeToDepth {
     pub commit: String,
 }
 
+impl TimeToDepth {
+    /// All positions' time on one thread, in milliseconds.
+    pub fn one_thread_total(&self) -> f64 {
+        self.one_thread_ms.iter().sum()
+    }
+
+    /// All positions' time on `threads`, in milliseconds.
+    pub fn threads_total(&self) -> f64 {
+        self.threads_ms.iter().sum()
+    }
+}
+
 /// Bench settings and the node counts recorded by `cb2026 stages --record`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub struct BenchRecord {

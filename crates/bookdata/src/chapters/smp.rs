@@ -77,14 +77,12 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
             &ratio(*skew),
         ]);
     }
-    let sum = |t: &[f64]| t.iter().sum::<f64>();
-    let one = sum(&shipped.one_thread_ms);
     table.row(&[
         &"All six",
-        &ms(one),
-        &ms(sum(&shipped.threads_ms)),
+        &ms(shipped.one_thread_total()),
+        &ms(shipped.threads_total()),
         &format!("**{:.2}×**", shipped.speedup),
-        &ms(sum(&skewed.threads_ms)),
+        &ms(skewed.threads_total()),
         &format!("**{:.2}×**", skewed.speedup),
     ]);
     let note = format!(
@@ -121,13 +119,12 @@ fn deeper_table(deeper: &TimeToDepth, shipped: &TimeToDepth) -> String {
         "rrrrr",
         &[&"Depth", &"Rounds", &"1 thread", &"2 threads", &"Speedup"],
     );
-    let sum = |t: &[f64]| t.iter().sum::<f64>();
     for r in [shipped, deeper] {
         table.row(&[
             &r.depth,
             &r.rounds,
-            &format!("{:.0} ms", sum(&r.one_thread_ms)),
-            &format!("{:.0} ms", sum(&r.threads_ms)),
+            &format!("{:.0} ms", r.one_thread_total()),
+            &format!("{:.0} ms", r.threads_total()),
             &format!("{:.2}×", r.speedup),
         ]);
     }

@@ -12,18 +12,19 @@ use std::time::Duration;
 use arena::uci_engine::EngineConfig;
 use serde::{Deserialize, Serialize};
 
-use super::Progress;
+use super::{Progress, versus};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::md::{Table, thousands};
 use crate::measure::{self, Spec};
-use crate::{Files, Stage, epd};
+use crate::{Files, Stage};
 
 /// The first stage measured: before move ordering (stage 7) depth 8 takes
 /// minutes to hours.
 const FIRST_STAGE: u32 = 7;
-const DEPTH: u32 = 8;
-const CPW: &str = "stages/cpw.epd";
+/// The depth and the positions of chapter 13's comparisons.
+const DEPTH: u32 = versus::CPW_DEPTH;
+use versus::CPW;
 
 /// The reference engines: their Debian package (also their program in
 /// /usr/games) and the options that make the comparison fair.
@@ -67,15 +68,6 @@ fn header() -> String {
     )
 }
 
-fn fens(book: &Book) -> Result<Vec<String>, String> {
-    let lines = epd::lines(book.root, CPW)?;
-    Ok(lines
-        .iter()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|l| l.split(';').next().unwrap_or_default().trim().to_string())
-        .collect())
-}
-
 /// The program of a reference engine: on the PATH or in /usr/games.
 fn program(package: &str) -> Result<String, String> {
     let games = format!("/usr/games/{package}");
@@ -100,7 +92,7 @@ pub fn measure(
     progress: Progress,
 ) -> Result<(), String> {
     cache::prepare(book.root, &name(stage), measure, || {
-        let fens = fens(book)?;
+        let fens = versus::cpw_fens(book)?;
         let fen_refs: Vec<&str> = fens.iter().map(String::as_str).collect();
         let mut standing = Standing {
             stages: Vec::new(),

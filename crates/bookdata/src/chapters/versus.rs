@@ -23,7 +23,7 @@ use crate::{Files, Stage, epd};
 pub const ENDINGS: [&str; 3] = ["-versus.toml", "-cpw.md", "-budget.md"];
 
 /// Where the Chess Programming Wiki's six positions are.
-const CPW: &str = "stages/cpw.epd";
+pub const CPW: &str = "stages/cpw.epd";
 /// The depth of the comparison on the CPW six.
 pub const CPW_DEPTH: u32 = 8;
 /// Nodes per bench position for "how deep does it get".
@@ -118,7 +118,8 @@ fn header(contenders: &[Contender]) -> String {
     )
 }
 
-fn cpw_fens(book: &Book) -> Result<Vec<String>, String> {
+/// The six positions, one FEN each.
+pub fn cpw_fens(book: &Book) -> Result<Vec<String>, String> {
     let lines = epd::lines(book.root, CPW)?;
     Ok(lines
         .iter()
