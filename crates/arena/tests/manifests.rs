@@ -315,10 +315,10 @@ const LONGEST_RELIABILITY_GAMES: u64 = 4000;
 
 /// How many games stage `id`'s reliability run needs.
 fn reliability_games_needed(id: u32) -> u64 {
-    if LONGEST_RELIABILITY_STAGES.contains(&id) {
-        LONGEST_RELIABILITY_GAMES
-    } else {
-        LONG_RELIABILITY_GAMES
+    match id {
+        _ if LONGEST_RELIABILITY_STAGES.contains(&id) => LONGEST_RELIABILITY_GAMES,
+        THREADS_FROM => THREADS_RELIABILITY_GAMES, // +stage-19-smp
+        _ => LONG_RELIABILITY_GAMES,
     }
 }
 
@@ -337,6 +337,36 @@ fn stages_from_the_twelfth_have_a_long_reliability_run() {
         );
     }
 }
+
+// ANCHOR: stage-19-smp--reliability
+/// The stage that brings threads plays its run on them: twice the usual
+/// games, on two threads, one game at a time so that the threads have the
+/// machine's two cores to themselves.
+const THREADS_RELIABILITY_GAMES: u64 = 2000;
+
+#[test]
+fn the_first_stage_of_threads_proves_its_reliability_on_two() {
+    for m in manifests().iter().filter(|m| m.id == THREADS_FROM) {
+        let Some(r) = &m.reliability else {
+            panic!("{}: no [reliability] recorded", m.tag);
+        };
+        let threads = format!("Stage={}, Threads=2", m.id);
+        assert!(
+            r.engine1.contains(&threads) && r.engine2.contains(&threads),
+            "{}: the reliability run is not played on two threads: {} / {}",
+            m.tag,
+            r.engine1,
+            r.engine2
+        );
+        assert!(
+            r.command.ends_with("--concurrency 1") || r.command.contains("--concurrency 1 "),
+            "{}: the reliability run plays more than one game at a time: {}",
+            m.tag,
+            r.command
+        );
+    }
+}
+// ANCHOR_END: stage-19-smp--reliability
 
 // ANCHOR: stage-19-smp--time-to-depth
 /// Lazy SMP's time-to-depth records (`scripts/time-to-depth --record`):

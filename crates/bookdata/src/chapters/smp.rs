@@ -22,6 +22,7 @@ pub const CHAPTER: Chapter = Chapter {
             "-time-to-depth-deeper.md",
             "-standing.toml",
             "-standing-cpw.md",
+            "-standing-failures.md",
         ],
         render,
     )
@@ -190,6 +191,6 @@ fn claims(book: &Book) -> Result<(), String> {
         "that stage 19 won more games than it lost against Toga II, with an error bar as wide as \
          the result",
     )?;
-    Ok(())
+    standing::claims(book, stage)
 }
 // ANCHOR_END: stage-19-smp

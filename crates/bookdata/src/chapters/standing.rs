@@ -10,11 +10,13 @@
 use std::time::Duration;
 
 use arena::uci_engine::EngineConfig;
+use meta::{MatchRecord, MatchTable};
 use serde::{Deserialize, Serialize};
 
 use super::{Progress, versus};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
+use crate::claims::claim;
 use crate::md::{Table, thousands};
 use crate::measure::{self, Spec};
 use crate::{Files, Stage};
@@ -190,12 +192,167 @@ pub fn table(standing: &Standing) -> String {
     ))
 }
 
-/// The cache and the table, for the chapter's `render`.
+/// Every long self-play run recorded up to `stage`: how it was played and
+/// what the arena counted of each failure it can see.
+pub fn failures(book: &Book, stage: &Stage) -> String {
+    let mut table = Table::new(
+        "rlrrrrrrrrl",
+        &[
+            &"Stage",
+            &"Run",
+            &"Clock (s)",
+            &"Threads",
+            &"Games at once",
+            &"Games",
+            &"Time forfeits",
+            &"Illegal moves",
+            &"Crashes",
+            &"No answer",
+            &"Built from",
+        ],
+    );
+    for (s, kind, r) in reliability_runs(book, stage) {
+        let at_once = flag(&r.command, "--concurrency").unwrap_or("1");
+        let both = |[one, two]: [u64; 2]| one + two;
+        table.row(&[
+            &s.id(),
+            &kind,
+            &r.limits.first().map_or("?", String::as_str),
+            &threads(r),
+            &at_once,
+            &thousands(r.games),
+            &both(r.time_forfeits),
+            &both(r.illegal_moves),
+            &both(r.crashes),
+            &both(r.no_answers),
+            &format!("`{}`", &r.commit[..12.min(r.commit.len())]),
+        ]);
+    }
+    table.note(
+        "Each stage against itself, from the `[reliability]` and `[reliability_fast]` tables \
+         of the manifests in `stages/`; each chapter shows its own run in full, with the \
+         command that repeats it (`scripts/sprt --reliability N`).",
+    )
+}
+
+/// The recorded self-play runs of the stages up to `stage`, in order.
+pub fn reliability_runs<'a>(
+    book: &'a Book,
+    stage: &Stage,
+) -> Vec<(&'a Stage, &'static str, &'a MatchRecord)> {
+    let kinds = [
+        (MatchTable::Reliability, "reliability"),
+        (MatchTable::ReliabilityFast, "reliability, fast"),
+    ];
+    let upto = book.stages.iter().filter(|s| s.id() <= stage.id());
+    upto.flat_map(|s| {
+        kinds
+            .iter()
+            .filter_map(move |(table, kind)| table.of(&s.manifest).map(|r| (s, *kind, r)))
+    })
+    .collect()
+}
+
+/// The value after `name` in a recorded command line.
+fn flag<'a>(command: &'a str, name: &str) -> Option<&'a str> {
+    let mut words = command.split_whitespace();
+    words.find(|w| *w == name)?;
+    words.next()
+}
+
+/// The threads the first engine of a run searched with (its `Threads`
+/// option; one when it sets none).
+fn threads(r: &MatchRecord) -> String {
+    let set = r
+        .command
+        .split([',', ' '])
+        .find_map(|w| w.strip_prefix("option.Threads="));
+    set.unwrap_or("1").to_string()
+}
+
+/// The closing chapter, whose words about these numbers [`claims`] checks.
+const TEXT: &str = "where-it-stands-now.md";
+
+/// The closing chapter's claims: how far the tree shrank, how it compares
+/// with the reference engines', and that no long run ever failed.
+pub fn claims(book: &Book, stage: &Stage) -> Result<(), String> {
+    let standing = read(book, stage)?;
+    let total = |name: &str| -> Result<f64, String> {
+        let all = standing.stages.iter().chain(&standing.engines);
+        let counted = all.into_iter().find(|c| c.name == name);
+        let counted = counted.ok_or_else(|| format!("{name} is not in the comparison"))?;
+        Ok(counted.positions.iter().sum::<u64>() as f64)
+    };
+    let last = total(&stage.id().to_string())?;
+    let shrink = total(&FIRST_STAGE.to_string())? / total("16")?;
+    claim(
+        (800.0..1000.0).contains(&shrink),
+        TEXT,
+        "that from stage 7 to stage 16 the tree to depth 8 shrank almost a thousandfold",
+    )?;
+    let classic = [total("glaurung")?, total("toga2")?].map(|n| last / n);
+    claim(
+        classic.iter().all(|r| (0.25..0.34).contains(r)),
+        TEXT,
+        "that the last stage searches a quarter to a third of Glaurung's and Toga's nodes",
+    )?;
+    let ethereal = last / total("ethereal-chess")?;
+    let stockfish = last / total("stockfish")?;
+    claim(
+        (4.5..5.5).contains(&ethereal) && (10.5..13.5).contains(&stockfish),
+        TEXT,
+        "that the last stage searches about five times Ethereal's nodes and twelve times \
+         Stockfish's",
+    )?;
+    let elo = |id: u32| -> Result<f64, String> {
+        let sprt = book.stage(id)?.manifest.sprt.as_ref();
+        sprt.and_then(|r| r.elo)
+            .ok_or_else(|| format!("stage {id} has no SPRT Elo"))
+    };
+    let network = elo(18)?;
+    let since_ordering: Result<Vec<f64>, String> = (8..=stage.id()).map(elo).collect();
+    claim(
+        network < elo(7)? && since_ordering?.iter().all(|&e| e <= network),
+        TEXT,
+        "that the network is the largest step of the ladder since move ordering",
+    )?;
+    let undecided = |id: u32| -> Result<bool, String> {
+        let sprt = book.stage(id)?.manifest.sprt.as_ref();
+        Ok(sprt.and_then(|r| r.verdict.as_deref()) == Some("inconclusive"))
+    };
+    claim(
+        undecided(14)? && undecided(15)?,
+        TEXT,
+        "that the matches of extensions and exchange evaluation ended without a verdict",
+    )?;
+    let runs = reliability_runs(book, stage);
+    let long = runs
+        .iter()
+        .filter(|(s, kind, _)| s.id() >= 12 && *kind == "reliability");
+    let failed = |r: &MatchRecord| {
+        let all = [r.time_forfeits, r.illegal_moves, r.crashes, r.no_answers];
+        all.iter().flatten().sum::<u64>()
+    };
+    claim(
+        long.clone().count() == (12..=stage.id()).count()
+            && long.into_iter().all(|(_, _, r)| r.games >= 1000)
+            && runs.iter().all(|(_, _, r)| failed(r) == 0),
+        TEXT,
+        "that every stage from 12 on played a thousand games or more against itself, and no \
+         recorded run lost a game to a failure",
+    )
+}
+
+/// The cache and the tables, for the chapter's `render`.
 pub fn files(book: &Book, stage: &Stage) -> Result<Files, String> {
     let standing = read(book, stage)?;
     Ok(Files::from([
         (name(stage), cache::text(&header(), &standing)?),
         (format!("{}-standing-cpw.md", stage.tag()), table(&standing)),
+        (
+            format!("{}-standing-failures.md", stage.tag()),
+            failures(book, stage),
+        ),
     ]))
 }
 // ANCHOR_END: stage-19-smp
