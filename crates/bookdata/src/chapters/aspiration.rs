@@ -13,9 +13,9 @@ use engine::stages::bench_fens;
 use engine::tt::Bound;
 use serde::{Deserialize, Serialize};
 
-use super::Chapter;
 use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, run};
 use super::versus::{self, Contender, Versus};
+use super::{Chapter, Own};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::claims::claim;
@@ -26,20 +26,19 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: |book, stage, measure, progress| {
-        PLAN.measure(book, stage, measure, progress)?;
-        cache::prepare(book.root, &windows_name(stage), measure, || {
-            progress("chapter 17: the bench positions' windows");
-            Ok((windows_header(), measure_windows()?))
-        })?;
-        versus::measure(book, stage, &VERSUS, measure, progress)
-    },
-    recheck: |book, stage| {
-        let mut found = PLAN.recheck(book, stage)?;
-        found.add(recheck_windows(book, stage)?);
-        found.add(versus::recheck(book, stage, &VERSUS)?);
-        Ok(found)
-    },
+    caches: &[
+        &PLAN,
+        &Own {
+            measure: |book, stage, measure, progress| {
+                cache::prepare(book.root, &windows_name(stage), measure, || {
+                    progress("chapter 17: the bench positions' windows");
+                    Ok((windows_header(), measure_windows()?))
+                })
+            },
+            recheck: recheck_windows,
+        },
+        &VERSUS,
+    ],
     ..Chapter::new(
         17,
         &[

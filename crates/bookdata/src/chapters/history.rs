@@ -18,8 +18,7 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
-    recheck: |book, stage| PLAN.recheck(book, stage),
+    caches: &[&PLAN],
     ..Chapter::new(
         10,
         &["-counters.toml", "-fail-high.md", "-variants.md"],

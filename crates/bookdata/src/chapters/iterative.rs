@@ -14,7 +14,7 @@ use engine::board::{move_to_uci, parse_fen};
 use engine::time::{Clock, Limits, TimeBudget, budget};
 use serde::{Deserialize, Serialize};
 
-use super::{Chapter, Progress};
+use super::{Chapter, Own, Progress, nothing_to_recheck};
 use crate::book::Book;
 use crate::cache;
 use crate::claims::claim;
@@ -25,7 +25,10 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: measure_run,
+    caches: &[&Own {
+        measure: measure_run,
+        recheck: nothing_to_recheck,
+    }],
     ..Chapter::new(
         6,
         &["-timeline.toml", "-timeline.svg", "-timeline.md"],

@@ -18,7 +18,7 @@ use engine::notes::{Count, Stats};
 use engine::stages::bench_fens;
 use serde::{Deserialize, Serialize};
 
-use super::{Chapter, Progress};
+use super::{Cache, Chapter, Progress};
 use crate::book::{Book, Comparison};
 use crate::cache::{self, Rechecked};
 use crate::claims::claim;
@@ -28,8 +28,7 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
-    recheck: |book, stage| PLAN.recheck(book, stage),
+    caches: &[&PLAN],
     ..Chapter::new(
         9,
         &["-counters.toml", "-fail-high.md", "-depth-8.md"],
@@ -214,47 +213,6 @@ impl Plan {
         })
     }
 
-    pub fn measure(
-        &self,
-        book: &Book,
-        stage: &Stage,
-        measure: bool,
-        progress: Progress,
-    ) -> Result<(), String> {
-        cache::prepare(book.root, &self.cache_name(stage), measure, || {
-            let mut run = Vec::new();
-            for w in self.runs {
-                let measured = self.measure_run(w.stage, w.depth, w.params, w.timed)?;
-                let params: String = measured.params.iter().map(|p| format!(" {p}")).collect();
-                progress(&format!(
-                    "counters: stage {} depth {}{params}: {} nodes",
-                    measured.stage, measured.depth, measured.total
-                ));
-                run.push(measured);
-            }
-            Ok((
-                self.header(stage),
-                Runs {
-                    stage: stage.id(),
-                    run,
-                },
-            ))
-        })
-    }
-
-    pub fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
-        let runs = self.read(book, stage)?;
-        let again = |run: &Run| {
-            let params: Vec<&str> = run.params.iter().map(String::as_str).collect();
-            let timed = !run.milliseconds.is_empty();
-            let mut now = self.measure_run(run.stage, run.depth, &params, timed)?;
-            // Times are never the same twice: only the counts are compared.
-            now.milliseconds.clone_from(&run.milliseconds);
-            Ok(now)
-        };
-        cache::recheck(&self.cache_name(stage), &runs, |r| r.total, again)
-    }
-
     /// The committed cache, checked: its runs are the plan's, and every
     /// run without changed parameters agrees with the recorded bench
     /// counts and the series wherever those hold it.
@@ -327,6 +285,49 @@ impl Plan {
             },
         )?;
         Ok((self.cache_name(stage), text, runs))
+    }
+}
+
+impl Cache for Plan {
+    fn measure(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        measure: bool,
+        progress: Progress,
+    ) -> Result<(), String> {
+        cache::prepare(book.root, &self.cache_name(stage), measure, || {
+            let mut run = Vec::new();
+            for w in self.runs {
+                let measured = self.measure_run(w.stage, w.depth, w.params, w.timed)?;
+                let params: String = measured.params.iter().map(|p| format!(" {p}")).collect();
+                progress(&format!(
+                    "counters: stage {} depth {}{params}: {} nodes",
+                    measured.stage, measured.depth, measured.total
+                ));
+                run.push(measured);
+            }
+            Ok((
+                self.header(stage),
+                Runs {
+                    stage: stage.id(),
+                    run,
+                },
+            ))
+        })
+    }
+
+    fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
+        let runs = self.read(book, stage)?;
+        let again = |run: &Run| {
+            let params: Vec<&str> = run.params.iter().map(String::as_str).collect();
+            let timed = !run.milliseconds.is_empty();
+            let mut now = self.measure_run(run.stage, run.depth, &params, timed)?;
+            // Times are never the same twice: only the counts are compared.
+            now.milliseconds.clone_from(&run.milliseconds);
+            Ok(now)
+        };
+        cache::recheck(&self.cache_name(stage), &runs, |r| r.total, again)
     }
 }
 

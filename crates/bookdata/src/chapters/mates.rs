@@ -9,8 +9,8 @@
 use engine::search::{is_mate_score, mate_in_moves};
 use serde::{Deserialize, Serialize};
 
-use super::Progress;
 use super::killers::Wanted;
+use super::{Cache, Progress};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::md::{Table, cells, thousands};
@@ -102,43 +102,6 @@ impl MateSuite {
         })
     }
 
-    pub fn measure(
-        &self,
-        book: &Book,
-        stage: &Stage,
-        measure: bool,
-        progress: Progress,
-    ) -> Result<(), String> {
-        cache::prepare(book.root, &self.cache_name(stage), measure, || {
-            let mut mates = Vec::new();
-            for (name, _, _) in self.searches {
-                for (line, fen, mate) in suite(book)? {
-                    mates.push(self.search(name, line, &fen, mate)?);
-                }
-                let of = mates.iter().filter(|m| m.search == *name);
-                progress(&format!(
-                    "mate suite: {name}: {} solved",
-                    of.filter(|m| m.depth > 0).count()
-                ));
-            }
-            Ok((self.header(), Mates { mate: mates }))
-        })
-    }
-
-    pub fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
-        let mates = self.read(book, stage)?;
-        let fens = suite(book)?;
-        cache::recheck(
-            &self.cache_name(stage),
-            &mates.mate,
-            |m| m.nodes,
-            |m| {
-                let (_, fen, _) = &fens[m.line - 1];
-                self.search(&m.search, m.line, fen, m.mate)
-            },
-        )
-    }
-
     pub fn read(&self, book: &Book, stage: &Stage) -> Result<Mates, String> {
         let name = self.cache_name(stage);
         let mates: Mates = cache::read(book.root, &name)?;
@@ -215,6 +178,45 @@ impl MateSuite {
         }
         text.push_str(&disagree.done());
         text
+    }
+}
+
+impl Cache for MateSuite {
+    fn measure(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        measure: bool,
+        progress: Progress,
+    ) -> Result<(), String> {
+        cache::prepare(book.root, &self.cache_name(stage), measure, || {
+            let mut mates = Vec::new();
+            for (name, _, _) in self.searches {
+                for (line, fen, mate) in suite(book)? {
+                    mates.push(self.search(name, line, &fen, mate)?);
+                }
+                let of = mates.iter().filter(|m| m.search == *name);
+                progress(&format!(
+                    "mate suite: {name}: {} solved",
+                    of.filter(|m| m.depth > 0).count()
+                ));
+            }
+            Ok((self.header(), Mates { mate: mates }))
+        })
+    }
+
+    fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
+        let mates = self.read(book, stage)?;
+        let fens = suite(book)?;
+        cache::recheck(
+            &self.cache_name(stage),
+            &mates.mate,
+            |m| m.nodes,
+            |m| {
+                let (_, fen, _) = &fens[m.line - 1];
+                self.search(&m.search, m.line, fen, m.mate)
+            },
+        )
     }
 }
 

@@ -105,12 +105,8 @@ pub struct Chapter {
     /// Fails when something the chapter's text says of the numbers no
     /// longer holds.
     pub claims: fn(&Book) -> Result<(), String>,
-    /// Measures its expensive runs into its cache (`generate`); without
-    /// `measure`, only a cache that is missing.
-    pub measure: fn(&Book, &Stage, bool, Progress) -> Result<(), String>,
-    /// Measures its cache's cheap entries again (`check`): how many, and
-    /// what differs.
-    pub recheck: fn(&Book, &Stage) -> Result<Rechecked, String>,
+    /// Its expensive runs, each kept in a cache file.
+    pub caches: &'static [&'static dyn Cache],
     /// Its files, from the recorded data, its cache and cheap searches.
     pub render: fn(&Book, &Stage) -> Result<Files, String>,
 }
@@ -126,24 +122,62 @@ impl Chapter {
             stage,
             outputs,
             claims: no_claims,
-            measure: nothing_to_measure,
-            recheck: nothing_to_recheck,
+            caches: &[],
             render,
         }
     }
 }
 
+/// An expensive run of a chapter, kept in a committed cache file.
+pub trait Cache {
+    /// Measures the run into its cache (`generate`); without `measure`,
+    /// only when the cache is missing.
+    fn measure(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        measure: bool,
+        progress: Progress,
+    ) -> Result<(), String>;
+    /// Measures the cache's cheap entries again (`check`): how many, and
+    /// what differs.
+    fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String>;
+}
+
+// ANCHOR: stage-06-iterative--own-cache
+/// A cache a chapter measures and checks with functions of its own.
+pub struct Own {
+    pub measure: fn(&Book, &Stage, bool, Progress) -> Result<(), String>,
+    pub recheck: fn(&Book, &Stage) -> Result<Rechecked, String>,
+}
+
+impl Cache for Own {
+    fn measure(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        measure: bool,
+        progress: Progress,
+    ) -> Result<(), String> {
+        (self.measure)(book, stage, measure, progress)
+    }
+
+    fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
+        (self.recheck)(book, stage)
+    }
+}
+// ANCHOR_END: stage-06-iterative--own-cache
+
 fn no_claims(_: &Book) -> Result<(), String> {
     Ok(())
 }
 
-fn nothing_to_measure(_: &Book, _: &Stage, _: bool, _: Progress) -> Result<(), String> {
-    Ok(())
-}
-
-fn nothing_to_recheck(_: &Book, _: &Stage) -> Result<Rechecked, String> {
+// ANCHOR: stage-06-iterative--nothing-to-recheck
+/// For an [`Own`] cache whose every entry is too costly to measure again.
+pub fn nothing_to_recheck(_: &Book, _: &Stage) -> Result<Rechecked, String> {
     Ok(Rechecked::default())
 }
+// ANCHOR_END: stage-06-iterative--nothing-to-recheck
 
 /// The chapters whose stage this repository (or snapshot) has, with it.
 fn here<'a>(book: &'a Book) -> Vec<(Chapter, &'a Stage)> {
@@ -185,7 +219,9 @@ pub fn render(book: &Book) -> Result<Files, String> {
 /// Measure every chapter's cache (see [`Chapter::measure`]).
 pub fn measure(book: &Book, measure: bool, progress: Progress) -> Result<(), String> {
     for (chapter, stage) in here(book) {
-        (chapter.measure)(book, stage, measure, progress)?;
+        for cache in chapter.caches {
+            cache.measure(book, stage, measure, progress)?;
+        }
     }
     Ok(())
 }
@@ -194,9 +230,11 @@ pub fn measure(book: &Book, measure: bool, progress: Progress) -> Result<(), Str
 pub fn recheck(book: &Book) -> Rechecked {
     let mut found = Rechecked::default();
     for (chapter, stage) in here(book) {
-        match (chapter.recheck)(book, stage) {
-            Ok(more) => found.add(more),
-            Err(e) => found.problems.push(e),
+        for cache in chapter.caches {
+            match cache.recheck(book, stage) {
+                Ok(more) => found.add(more),
+                Err(e) => found.problems.push(e),
+            }
         }
     }
     found

@@ -22,7 +22,7 @@ use engine::stages::bench_fens;
 use engine::techniques::Techniques;
 use serde::{Deserialize, Serialize};
 
-use super::{Chapter, Progress};
+use super::{Chapter, Own, Progress};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::claims::claim;
@@ -34,8 +34,10 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: measure_runs,
-    recheck,
+    caches: &[&Own {
+        measure: measure_runs,
+        recheck,
+    }],
     ..Chapter::new(
         12,
         &[

@@ -39,8 +39,7 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: |book, stage, measure, progress| PLAN.measure(book, stage, measure, progress),
-    recheck: |book, stage| PLAN.recheck(book, stage),
+    caches: &[&PLAN],
     ..Chapter::new(
         11,
         &["-counters.toml", "-fail-high.md", "-tree.svg", "-tree.md"],

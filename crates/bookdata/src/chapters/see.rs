@@ -20,15 +20,7 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: |book, stage, measure, progress| {
-        PLAN.measure(book, stage, measure, progress)?;
-        versus::measure(book, stage, &VERSUS, measure, progress)
-    },
-    recheck: |book, stage| {
-        let mut found = PLAN.recheck(book, stage)?;
-        found.add(versus::recheck(book, stage, &VERSUS)?);
-        Ok(found)
-    },
+    caches: &[&PLAN, &VERSUS],
     ..Chapter::new(
         15,
         &[

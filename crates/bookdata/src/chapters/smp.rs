@@ -5,7 +5,7 @@
 
 use meta::TimeToDepth;
 
-use super::{Chapter, standing};
+use super::{Chapter, Own, standing};
 use crate::book::Book;
 use crate::claims::claim;
 use crate::md::{Table, position_name};
@@ -13,8 +13,10 @@ use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
     claims,
-    measure: standing::measure,
-    recheck: standing::recheck,
+    caches: &[&Own {
+        measure: standing::measure,
+        recheck: standing::recheck,
+    }],
     ..Chapter::new(
         19,
         &[

@@ -19,7 +19,7 @@ use engine::tt::Bound;
 use serde::{Deserialize, Serialize};
 
 use super::mvvlva::{first_move_rate, quiescence_share};
-use super::{Chapter, Progress};
+use super::{Chapter, Own, Progress};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::claims::claim;
@@ -29,8 +29,10 @@ use crate::svg::{Svg, escape};
 use crate::{Files, Stage};
 
 pub const CHAPTER: Chapter = Chapter {
-    measure: measure_replacement,
-    recheck,
+    caches: &[&Own {
+        measure: measure_replacement,
+        recheck,
+    }],
     ..Chapter::new(
         8,
         &[

@@ -12,7 +12,7 @@
 use engine::stages::bench_fens;
 use serde::{Deserialize, Serialize};
 
-use super::Progress;
+use super::{Cache, Progress};
 use crate::book::Book;
 use crate::cache::{self, Rechecked};
 use crate::md::{Table, change, position_name, thousands};
@@ -161,9 +161,28 @@ fn measure_budget(contender: &Contender) -> Result<Budget, String> {
     })
 }
 
-/// For the chapter's `measure`: every contender on the CPW six and within
-/// the budget, into the cache.
-pub fn measure(
+/// The contenders of a chapter are its cache of these comparisons.
+impl<const N: usize> Cache for [Contender; N] {
+    fn measure(
+        &self,
+        book: &Book,
+        stage: &Stage,
+        measure: bool,
+        progress: Progress,
+    ) -> Result<(), String> {
+        measure_all(book, stage, self, measure, progress)
+    }
+
+    fn recheck(&self, book: &Book, stage: &Stage) -> Result<Rechecked, String> {
+        // Nothing of this cache is small enough to measure again; reading
+        // it checks its shape.
+        read(book, stage, self)?;
+        Ok(Rechecked::default())
+    }
+}
+
+/// Every contender on the CPW six and within the budget, into the cache.
+fn measure_all(
     book: &Book,
     stage: &Stage,
     contenders: &[Contender],
@@ -189,13 +208,6 @@ pub fn measure(
         }
         Ok((header(contenders), versus))
     })
-}
-
-/// For the chapter's `recheck`: nothing of this cache is small enough to
-/// measure again; reading it checks its shape.
-pub fn recheck(book: &Book, stage: &Stage, contenders: &[Contender]) -> Result<Rechecked, String> {
-    read(book, stage, contenders)?;
-    Ok(Rechecked::default())
 }
 
 /// The committed cache of `stage`, checked to hold what [`measure`]
