@@ -290,6 +290,16 @@ pub fn claims(book: &Book, stage: &Stage) -> Result<(), String> {
         TEXT,
         "that from stage 7 to stage 16 the tree to depth 8 shrank almost a thousandfold",
     )?;
+    let selective = total("11")? / total("16")?;
+    let drift = [total("17")? / total("16")?, total("18")? / total("17")?];
+    claim(
+        (80.0..130.0).contains(&selective)
+            && drift.iter().all(|r| (0.8..1.2).contains(r))
+            && total("19")? == total("18")?,
+        TEXT,
+        "that chapters 12 to 16 cut the tree about a hundredfold, that windows and the network \
+         moved it by a tenth or so, and that the threads leave it as it was",
+    )?;
     let classic = [total("glaurung")?, total("toga2")?].map(|n| last / n);
     claim(
         classic.iter().all(|r| (0.25..0.34).contains(r)),
