@@ -386,7 +386,7 @@ fn engine_name(description: &str) -> &str {
 }
 
 /// `51171e443a7d` or `51171e443a7d (with uncommitted changes)`.
-fn commit_text(commit: &str) -> String {
+pub(crate) fn commit_text(commit: &str) -> String {
     let (hash, dirty) = match commit.strip_suffix("-dirty") {
         Some(hash) => (hash, true),
         None => (commit, false),

@@ -212,11 +212,15 @@ pub fn failures(book: &Book, stage: &Stage) -> String {
         ],
     );
     for (s, kind, r) in reliability_runs(book, stage) {
+        let run = match kind {
+            MatchTable::ReliabilityFast => "reliability, fast",
+            _ => "reliability",
+        };
         let at_once = flag(&r.command, "--concurrency").unwrap_or("1");
         let both = |[one, two]: [u64; 2]| one + two;
         table.row(&[
             &s.id(),
-            &kind,
+            &run,
             &r.limits.first().map_or("?", String::as_str),
             &threads(r),
             &at_once,
@@ -225,7 +229,7 @@ pub fn failures(book: &Book, stage: &Stage) -> String {
             &both(r.illegal_moves),
             &both(r.crashes),
             &both(r.no_answers),
-            &format!("`{}`", &r.commit[..12.min(r.commit.len())]),
+            &crate::results::commit_text(&r.commit),
         ]);
     }
     table.note(
@@ -239,16 +243,12 @@ pub fn failures(book: &Book, stage: &Stage) -> String {
 pub fn reliability_runs<'a>(
     book: &'a Book,
     stage: &Stage,
-) -> Vec<(&'a Stage, &'static str, &'a MatchRecord)> {
-    let kinds = [
-        (MatchTable::Reliability, "reliability"),
-        (MatchTable::ReliabilityFast, "reliability, fast"),
-    ];
+) -> Vec<(&'a Stage, MatchTable, &'a MatchRecord)> {
     let upto = book.stages.iter().filter(|s| s.id() <= stage.id());
     upto.flat_map(|s| {
-        kinds
-            .iter()
-            .filter_map(move |(table, kind)| table.of(&s.manifest).map(|r| (s, *kind, r)))
+        [MatchTable::Reliability, MatchTable::ReliabilityFast]
+            .into_iter()
+            .filter_map(move |table| Some((s, table.clone(), table.of(&s.manifest)?)))
     })
     .collect()
 }
@@ -338,7 +338,7 @@ pub fn claims(book: &Book, stage: &Stage) -> Result<(), String> {
     let runs = reliability_runs(book, stage);
     let long = runs
         .iter()
-        .filter(|(s, kind, _)| s.id() >= 12 && *kind == "reliability");
+        .filter(|(s, table, _)| s.id() >= 12 && *table == MatchTable::Reliability);
     let failed = |r: &MatchRecord| {
         let all = [r.time_forfeits, r.illegal_moves, r.crashes, r.no_answers];
         all.iter().flatten().sum::<u64>()
