@@ -173,7 +173,7 @@ params! {
     // ANCHOR: stage-19-smp
     /// Lazy SMP's helpers with an odd number search each iteration this
     /// many plies deeper than the main thread would. Off: measured on the
-    /// bench, it made two threads slower to reach a depth, not faster.
+    /// bench, it did not raise the speedup of two threads over one.
     helper_depth_skew: "HelperDepthSkew" = 0, 0..=4;
     // ANCHOR_END: stage-19-smp
 }

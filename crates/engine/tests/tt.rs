@@ -309,7 +309,7 @@ fn threads_sharing_a_table_never_read_a_torn_entry() {
                         state ^= state << 13;
                         state ^= state >> 7;
                         state ^= state << 17;
-                        // Sixteen keys of four buckets: every slot is fought over.
+                        // Sixteen keys, one bucket of four slots: every slot is fought over.
                         let key = same_bucket(state % 16);
                         if state & (1 << 40) == 0 {
                             table.store(key, entry_of(key), Replace::Always);

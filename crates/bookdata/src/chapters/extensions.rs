@@ -7,7 +7,7 @@
 
 use super::Chapter;
 use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, fail_high_value, run};
-use super::mates::{MateSuite, Mates, solved};
+use super::mates::{MateSuite, Mates, depth_changes, solved};
 use super::versus::{self, Contender, Versus};
 use crate::book::Book;
 use crate::claims::claim;
@@ -144,10 +144,11 @@ fn versus_claims(versus: &Versus) -> Result<(), String> {
     // The contenders: 0 stage 13, 1 singular only, 2 check only, 3 both.
     let sums = versus.cpw_sums();
     claim(
-        sums[1] == sums[0] && sums[2] > sums[0],
+        sums[1] == sums[0] && sums[2] > sums[0] && sums[3] > sums[2],
         TEXT,
         "that with the singular extension alone the CPW six at depth 8 search stage 13's \
-         tree, and that the check extension alone grows it",
+         tree, that the check extension alone grows it, and that with both the singular \
+         test adds searches",
     )?;
     let lost = |index: usize| -> i64 { versus.depth_gains_of(index).iter().sum() };
     let singular = versus.depth_gains_of(1);
@@ -328,17 +329,14 @@ fn mates_table(mates: &Mates) -> Result<String, String> {
     )?;
     // Where both solve it, at which depth: the check extension's lower.
     let check = mates.of("check");
-    let (mut shallower, mut deeper) = (0, 0);
-    for (b, c) in before.iter().zip(&check) {
-        if b.depth > 0 && c.depth > 0 {
-            shallower += usize::from(c.depth < b.depth);
-            deeper += usize::from(c.depth > b.depth);
-        }
-    }
+    let changes = depth_changes(&before, &check);
+    let count = |holds: fn(i64) -> bool| changes.iter().filter(|&&c| holds(c)).count();
+    let (sooner, later, two_plies) = (count(|c| c < 0), count(|c| c > 0), count(|c| c == -2));
     claim(
-        shallower > 5 * deeper.max(1),
+        later > 0 && sooner >= 9 * later && two_plies == 2 && sooner > 2 * two_plies,
         TEXT,
-        "that where both solve a mate, check extensions mostly find it at a lower depth",
+        "that where stage 13 and the check extension solve a mate at different depths, the \
+         check extension's is lower nine times in ten, mostly by a ply and twice by two",
     )?;
     Ok(SUITE.table(mates))
 }

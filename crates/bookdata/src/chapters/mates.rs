@@ -53,6 +53,15 @@ pub fn solved(mates: &[&Mate]) -> usize {
     mates.iter().filter(|m| m.depth > 0).count()
 }
 
+/// Of the mates two searches both solve, at which depths the second found
+/// them against the first: the depth differences, second minus first, of
+/// those found at different depths (negative: sooner).
+pub fn depth_changes(first: &[&Mate], second: &[&Mate]) -> Vec<i64> {
+    let both = first.iter().zip(second).filter(|(a, b)| a.depth > 0 && b.depth > 0);
+    let changes = both.map(|(a, b)| i64::from(b.depth) - i64::from(a.depth));
+    changes.filter(|&change| change != 0).collect()
+}
+
 /// The searches a chapter runs through the suite: each with its name in
 /// the cache, its column heading and its run (whose depth is ignored: a
 /// search goes on until the mate or the budget).

@@ -10,7 +10,7 @@ use engine::params::Params;
 
 use super::Chapter;
 use super::killers::{Plan, Run, Wanted, common_rows, counters_table_headed, run};
-use super::mates::{MateSuite, Mates, solved};
+use super::mates::{MateSuite, Mates, depth_changes, solved};
 use super::versus::{self, Contender, Versus};
 use crate::book::Book;
 use crate::claims::claim;
@@ -335,6 +335,13 @@ fn mates_table(mates: &Mates) -> Result<String, String> {
         TEXT,
         "that stage 16 solves fewer of the mate suite within the budget than stage 15, more \
          without reverse futility and fewer with late move pruning",
+    )?;
+    let changes = depth_changes(&mates.of("15"), &mates.of("16"));
+    let later = changes.iter().filter(|&&c| c > 0).count();
+    claim(
+        later == 2 && changes.len() == 4,
+        TEXT,
+        "that of the mates both stages solve, stage 16 finds two deeper and two sooner",
     )?;
     Ok(SUITE.table(mates))
 }

@@ -152,7 +152,7 @@ fn claims(book: &Book) -> Result<(), String> {
     claim(
         skewed.speedup <= shipped.speedup,
         TEXT,
-        "that sending odd helpers a ply deeper did not make two threads faster to a depth",
+        "that sending odd helpers a ply deeper did not raise the speedup of two threads",
     )?;
     claim(
         deeper.depth > shipped.depth && (1.4..1.5).contains(&deeper.speedup),

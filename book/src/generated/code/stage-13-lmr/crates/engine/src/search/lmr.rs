@@ -57,7 +57,7 @@
             return Some(Note::LmrShallow);
         }
         // The first moves are those the ordering trusts most: the table's
-        // move, the good captures, the killers.
+        // move, the captures, the killers.
         if move_count <= p.lmr_min_moves as usize {
             return Some(Note::LmrEarly);
         }
