@@ -57,7 +57,10 @@ pub fn solved(mates: &[&Mate]) -> usize {
 /// them against the first: the depth differences, second minus first, of
 /// those found at different depths (negative: sooner).
 pub fn depth_changes(first: &[&Mate], second: &[&Mate]) -> Vec<i64> {
-    let both = first.iter().zip(second).filter(|(a, b)| a.depth > 0 && b.depth > 0);
+    let both = first
+        .iter()
+        .zip(second)
+        .filter(|(a, b)| a.depth > 0 && b.depth > 0);
     let changes = both.map(|(a, b)| i64::from(b.depth) - i64::from(a.depth));
     changes.filter(|&change| change != 0).collect()
 }
