@@ -31,7 +31,15 @@ const DEPTH: u32 = 3;
 /// Index of Kiwipete in `stages/bench.epd`.
 const KIWIPETE: usize = 1;
 
-fn render(_: &Book, stage: &Stage) -> Result<Files, String> {
+fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
+    if let Some(c) = book.compared(stage.id())? {
+        let share = c.before[KIWIPETE] as f64 / c.before_total() as f64;
+        claim(
+            (0.75..0.85).contains(&share),
+            TEXT,
+            "that at chapter 6's bench depth stage 6 spends four fifths of its nodes on Kiwipete",
+        )?;
+    }
     let tag = stage.tag();
     Ok(Files::from([
         (format!("{tag}-fail-high.md"), counters_table()?),
