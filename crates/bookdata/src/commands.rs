@@ -816,7 +816,9 @@ fn mask_line(line: &str) -> (String, bool) {
             .rsplit(|c: char| !c.is_alphanumeric())
             .next()
             .unwrap_or("");
-        let by_key = key.len() < before.len() && CLOCK_KEYS.contains(&key_word);
+        // A key and its value are one space apart, as in `info`; a column
+        // of a table whose heading ends in "time" is not a key's value.
+        let by_key = key.len() + 1 == before.len() && CLOCK_KEYS.contains(&key_word);
         // `24 nps 24000`: `nps` names the number after it, not `24`.
         let by_unit = CLOCK_UNITS.iter().any(|u| {
             unit_at(after, u)
@@ -2050,7 +2052,7 @@ mod tests {
             "######## leaves per second"
         );
         assert_eq!(mask_clock("took 12ms").0, "took ##ms");
-        let kept = "position  1       206604 nodes  rnbqkbnr/pppppppp/8/8 w KQkq - 0 1\n6 stages, e2e4: 20";
+        let kept = "position  1       206604 nodes  rnbqkbnr/pppppppp/8/8 w KQkq - 0 1\n6 stages, e2e4: 20\n6     Iterative deepening and time           4       13444";
         assert_eq!(mask_clock(kept), (kept.to_string(), false));
     }
 
