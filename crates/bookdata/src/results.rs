@@ -172,6 +172,11 @@ fn sprt_markdown(r: &MatchRecord, source: &str, table: &MatchTable) -> Result<St
     md.push_str(&two_columns("Result", &rows));
     if verdict == "inconclusive" {
         md.push_str(&undecided_text(r)?);
+    } else if let (Some(llr), Some(low), Some(up)) = (r.llr, r.lower_bound, r.upper_bound)
+        && low < llr
+        && llr < up
+    {
+        md.push_str(PLAYED_OUT);
     }
     md.push_str(&command_text(r, source, &repeat_flags(table)));
     Ok(md)
@@ -210,6 +215,12 @@ pub fn sprt_cell(m: &Manifest) -> Result<String, String> {
         )
     })
 }
+
+/// Why a decided test can show an LLR inside its bounds.
+const PLAYED_OUT: &str = "\nThe LLR reached a bound, and the test decided there. The games \
+    already under way at that moment were played to the end and counted, and they moved \
+    the LLR back inside the bounds; the decision is the one the test made when it \
+    crossed.\n";
 
 /// What an SPRT that stopped at its game limit does and doesn't say.
 fn undecided_text(r: &MatchRecord) -> Result<String, String> {
