@@ -1,5 +1,6 @@
-# Shared by scripts/sprt and scripts/strength, which source it: the parts
-# of playing a match that both do the same way. Not a command of its own.
+# Shared by scripts/sprt, scripts/strength and scripts/time-to-depth,
+# which source it: the parts of playing a match (building the engine from
+# a commit, recording the result) that they do the same way. Not a command of its own.
 
 die() {
     echo "${0##*/}: $*" >&2
