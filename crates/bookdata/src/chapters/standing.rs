@@ -343,6 +343,7 @@ pub fn claims(book: &Book, stage: &Stage) -> Result<(), String> {
         let all = [r.time_forfeits, r.illegal_moves, r.crashes, r.no_answers];
         all.iter().flatten().sum::<u64>()
     };
+    bracket_claims(book, stage)?;
     claim(
         long.clone().count() == (12..=stage.id()).count()
             && long.into_iter().all(|(_, _, r)| r.games >= 1000)
@@ -350,6 +351,64 @@ pub fn claims(book: &Book, stage: &Stage) -> Result<(), String> {
         TEXT,
         "that every stage from 12 on played a thousand games or more against itself, and no \
          recorded run lost a game to a failure",
+    )
+}
+
+/// What the chapter says of the last stage's bracket against a weakened
+/// Stockfish, and of stage 17's match against the same high level.
+fn bracket_claims(book: &Book, stage: &Stage) -> Result<(), String> {
+    let m = &stage.manifest;
+    let missing = |what: &str| format!("stage {} has no {what}", stage.id());
+    let low = m
+        .versus_low
+        .as_ref()
+        .ok_or_else(|| missing("[versus_low]"))?;
+    let high = m
+        .versus_high
+        .as_ref()
+        .ok_or_else(|| missing("[versus_high]"))?;
+    let toga = m
+        .opponents
+        .get("toga2")
+        .ok_or_else(|| missing("[opponents.toga2]"))?;
+    let old = book.stage(17)?.manifest.versus_high.as_ref();
+    let old = old.ok_or("stage 17 has no [versus_high]")?;
+    let level = |r: &MatchRecord, elo: u32| r.engine2.contains(&format!("UCI_Elo={elo},"));
+    let number = |x: Option<f64>| x.unwrap_or(f64::NAN);
+    let (score, elo, error) = (
+        |r: &MatchRecord| number(r.score),
+        |r: &MatchRecord| number(r.elo),
+        |r: &MatchRecord| number(r.elo_error),
+    );
+    claim(
+        level(low, 2100) && low.wins > low.losses && (score(low) - score(toga)).abs() < 0.02,
+        TEXT,
+        "that the last stage beat UCI_Elo 2100, scoring about what it scored against Toga II",
+    )?;
+    claim(
+        level(high, 2400) && high.wins * 5 < high.losses && elo(low).abs() < elo(high).abs(),
+        TEXT,
+        "that UCI_Elo 2400 beats it clearly, and that the stage is nearer the lower level",
+    )?;
+    let gain = elo(high) - elo(old);
+    claim(
+        level(old, 2400)
+            && (70.0..140.0).contains(&gain)
+            && elo(high) - error(high) < elo(old) + error(old),
+        TEXT,
+        "that against 2400 the last stage did about a hundred Elo better than stage 17, with \
+         overlapping error bars",
+    )?;
+    let games_at_once = |r: &MatchRecord, n: u32| r.command.contains(&format!("--concurrency {n}"));
+    claim(
+        games_at_once(old, 2)
+            && old.engine1.contains("Stage=17)")
+            && games_at_once(high, 1)
+            && high.engine1.contains("Threads=2")
+            && high.engine2.contains("Threads=2"),
+        TEXT,
+        "that stage 17's match ran two games at a time on one thread each, the last stage's one \
+         at a time on two",
     )
 }
 
