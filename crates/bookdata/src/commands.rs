@@ -819,12 +819,14 @@ fn mask_line(line: &str) -> (String, bool) {
         // A key and its value are one space apart, as in `info`; a column
         // of a table whose heading ends in "time" is not a key's value.
         let by_key = key.len() + 1 == before.len() && CLOCK_KEYS.contains(&key_word);
-        // `24 nps 24000`: `nps` names the number after it, not `24`.
+        // `24 nps 24000`: `nps`, a key too, names the number after it, not
+        // `24`; but `2.92s  3.10s` are two times.
         let by_unit = CLOCK_UNITS.iter().any(|u| {
             unit_at(after, u)
-                && !after[u.len()..]
-                    .trim_start_matches(' ')
-                    .starts_with(|c: char| c.is_ascii_digit())
+                && !(CLOCK_KEYS.contains(u)
+                    && after[u.len()..]
+                        .trim_start_matches(' ')
+                        .starts_with(|c: char| c.is_ascii_digit()))
         });
         if by_key || by_unit {
             for c in out.iter_mut().take(j).skip(i) {
@@ -2052,6 +2054,10 @@ mod tests {
             "######## leaves per second"
         );
         assert_eq!(mask_clock("took 12ms").0, "took ##ms");
+        assert_eq!(
+            mask_clock("    time          2.92s          3.10s").0,
+            "    time          #.##s          #.##s"
+        );
         let kept = "position  1       206604 nodes  rnbqkbnr/pppppppp/8/8 w KQkq - 0 1\n6 stages, e2e4: 20\n6     Iterative deepening and time           4       13444";
         assert_eq!(mask_clock(kept), (kept.to_string(), false));
     }
