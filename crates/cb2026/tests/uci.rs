@@ -854,12 +854,12 @@ fn reported_time(info: &[String]) -> Option<u64> {
 }
 
 const GAME_PLIES: usize = 80;
-const START_MS: u64 = 10_000;
-const INCREMENT_MS: u64 = 100;
+const START_MS: u64 = 5_000;
+const INCREMENT_MS: u64 = 50;
 /// The engine's default `Move Overhead`.
 const OVERHEAD_MS: u64 = 30;
 
-/// A whole game at 10 s + 0.1 s a side, the test acting as the GUI for both
+/// A whole game at 5 s + 0.05 s a side, the test acting as the GUI for both
 /// sides and keeping real clocks: each side's clock loses the time the test
 /// measured from `go` to `bestmove` and gains the increment. Nobody may
 /// lose on time, and the engine's own `info ... time` must stay inside the
@@ -870,7 +870,7 @@ const OVERHEAD_MS: u64 = 30;
 /// the clock minus `Move Overhead` with no slack, since that is exactly the
 /// limit the time manager promises (its hard limit is at most 80% of it).
 #[test]
-fn a_game_at_ten_seconds_plus_increment_never_loses_on_time() {
+fn a_game_at_five_seconds_plus_increment_never_loses_on_time() {
     let started = Instant::now();
     let mut engine = Engine::start();
     engine.ask("ucinewgame");

@@ -157,6 +157,43 @@ fn snapshots_base(repo: &Path) -> PathBuf {
     std::env::temp_dir().join(format!("cb2026-stages-{:08x}", h as u32))
 }
 
+/// The one directory every stage's `cargo clippy` runs in, in turn.
+const CLIPPY_DIR: &str = "clippy";
+
+/// Writes a snapshot for `cargo clippy` into the directory the stages share,
+/// one after the other: only the files this stage changes are written, and
+/// the workspace's version line is main's, so every crate keeps its identity
+/// from one stage to the next and cargo rechecks only what changed,
+/// incrementally. (With the stage's own version, 0.NN.0, every crate would
+/// be a new one and every stage's check would start from nothing.) Clippy's
+/// verdict does not depend on the version number.
+fn write_for_clippy(snap: &Tree, main: &Tree, dir: &Path, target_dir: &Path) -> Result<()> {
+    let mut snap = snap.clone();
+    if let Some(version) = main
+        .get_text("Cargo.toml")
+        .and_then(snapshot::workspace_version)
+        && let Some(entry) = snap.files.get_mut("Cargo.toml")
+        && let Some(text) = entry
+            .text()
+            .and_then(|t| snapshot::set_workspace_version(t, version))
+    {
+        entry.data = text.into_bytes();
+    }
+    snap.sync_to(dir)?;
+    snapshot::update_lock(dir)?;
+    link_target(dir, target_dir)
+}
+
+/// `DIR/target` -> the shared target directory, so that scripts which use
+/// `target/release/...` find what cargo built there.
+fn link_target(dir: &Path, target_dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(target_dir)?;
+    if dir.join("target").symlink_metadata().is_err() {
+        std::os::unix::fs::symlink(target_dir, dir.join("target"))?;
+    }
+    Ok(())
+}
+
 /// Writes a snapshot tree into a fresh directory and makes it a one-commit
 /// git repository, as a reader's checkout would be.
 fn materialize(snap: &Tree, dir: &Path, target_dir: &Path) -> Result<()> {
@@ -182,11 +219,7 @@ fn materialize(snap: &Tree, dir: &Path, target_dir: &Path) -> Result<()> {
         "-m",
         "snapshot",
     ])?;
-    // `target` -> the shared target directory, so that scripts which use
-    // `target/release/...` find what cargo built there.
-    std::fs::create_dir_all(target_dir)?;
-    std::os::unix::fs::symlink(target_dir, dir.join("target"))?;
-    Ok(())
+    link_target(dir, target_dir)
 }
 
 #[derive(Debug, Clone)]
@@ -294,6 +327,9 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
     eprintln!("== main: formatting reference");
     let main_fmt = fmt_check(&runner, &main, "main-fmt", &cargo)?;
 
+    // The clippy directory starts empty: every file of the first stage is
+    // then newer than whatever the shared target directory last checked.
+    let _ = std::fs::remove_dir_all(base.join(CLIPPY_DIR));
     let mut rows = Vec::new();
     for (i, m) in selected.iter().enumerate() {
         let full = i >= full_from;
@@ -314,10 +350,19 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
             bench: Step::NotRun,
             book: Step::NotRun,
         };
-        let dir = base.join(format!("{}-{}", nn(m.id), m.slug));
-        let snap = match snapshot::build(&tree, &manifests, m.id, &origin)
-            .and_then(|s| materialize(&s.tree, &dir, &target_dir).map(|_| s.tree))
-        {
+        let dir = if full {
+            base.join(format!("{}-{}", nn(m.id), m.slug))
+        } else {
+            base.join(CLIPPY_DIR)
+        };
+        let snap = match snapshot::build(&tree, &manifests, m.id, &origin).and_then(|s| {
+            if full {
+                materialize(&s.tree, &dir, &target_dir)?;
+            } else {
+                write_for_clippy(&s.tree, &tree, &dir, &target_dir)?;
+            }
+            Ok(s.tree)
+        }) {
             Ok(s) => {
                 row.snapshot = Step::Ok(String::new());
                 s
@@ -455,6 +500,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
         for m in &selected {
             let _ = std::fs::remove_dir_all(base.join(format!("{}-{}", nn(m.id), m.slug)));
         }
+        let _ = std::fs::remove_dir_all(base.join(CLIPPY_DIR));
         let _ = std::fs::remove_dir_all(base.join("main"));
         let _ = std::fs::remove_dir(&base);
     }
@@ -572,8 +618,7 @@ fn main_dir(
     }
     std::fs::create_dir_all(&dir)?;
     tree.write_to(&dir)?;
-    std::fs::create_dir_all(target)?;
-    std::os::unix::fs::symlink(target, dir.join("target"))?;
+    link_target(&dir, target)?;
     Ok(dir)
 }
 
@@ -764,5 +809,38 @@ mod tests {
             .files
             .insert("Cargo.toml".into(), crate::tree::Entry::file(root));
         assert_eq!(clippy_scope(&main, &wider), ["--workspace"]);
+    }
+
+    /// The version line goes back to main's, and a stage after another
+    /// rewrites only the files it changed: an unchanged file keeps its
+    /// modification time (what cargo judges freshness by), a file the
+    /// stage lacks is gone, and the `target` link stays.
+    #[test]
+    fn clippy_snapshots_share_a_directory_and_main_s_version() {
+        let main = workspace("0.9.0", "pub fn a() {}\npub fn b() {}\n");
+        let base = tempfile::tempdir().unwrap();
+        let (dir, target) = (base.path().join("clippy"), base.path().join("target"));
+        let first = workspace("0.1.0", "pub fn a() {}\n");
+        write_for_clippy(&first, &main, &dir, &target).unwrap();
+        let root = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        assert!(root.contains("version = \"0.9.0\""), "{root}");
+
+        let modified = |p: &str| std::fs::metadata(dir.join(p)).unwrap().modified().unwrap();
+        let app_before = modified("crates/app/src/main.rs");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut second = workspace("0.2.0", "pub fn a() {}\npub fn c() {}\n");
+        second.files.remove("crates/tool/src/main.rs");
+        write_for_clippy(&second, &main, &dir, &target).unwrap();
+        assert_eq!(modified("crates/app/src/main.rs"), app_before);
+        let lib = std::fs::read_to_string(dir.join("crates/lib/src/lib.rs")).unwrap();
+        assert!(lib.contains("pub fn c()"));
+        assert!(!dir.join("crates/tool/src/main.rs").exists());
+        assert!(
+            dir.join("target")
+                .symlink_metadata()
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 }

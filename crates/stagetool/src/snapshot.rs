@@ -92,12 +92,11 @@ pub fn link_targets(line: &str) -> Vec<String> {
     out
 }
 
-/// Sets `version = "..."` inside `[workspace.package]` to `0.N.0`.
-/// Returns `None` if there is no such line.
-pub fn set_workspace_version(text: &str, n: u32) -> Option<String> {
-    let mut out = String::new();
-    let mut section = String::new();
-    let mut done = false;
+/// The byte range of the `version = ...` line inside `[workspace.package]`,
+/// without its line ending.
+fn workspace_version_line(text: &str) -> Option<std::ops::Range<usize>> {
+    let mut section = "";
+    let mut at = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim();
         if t.starts_with('[') {
@@ -106,29 +105,40 @@ pub fn set_workspace_version(text: &str, n: u32) -> Option<String> {
                 .split(']')
                 .next()
                 .unwrap_or("")
-                .trim()
-                .to_string();
+                .trim();
         }
-        if !done
-            && section == "workspace.package"
+        if section == "workspace.package"
             && let Some(rest) = t.strip_prefix("version")
             && rest.trim_start().starts_with('=')
         {
-            let indent = &line[..line.len() - line.trim_start().len()];
-            let eol = if line.ends_with("\r\n") {
-                "\r\n"
-            } else if line.ends_with('\n') {
-                "\n"
-            } else {
-                ""
-            };
-            out.push_str(&format!("{indent}version = \"0.{n}.0\"{eol}"));
-            done = true;
-            continue;
+            let body = line.trim_end_matches(['\n', '\r']);
+            return Some(at..at + body.len());
         }
-        out.push_str(line);
+        at += line.len();
     }
-    done.then_some(out)
+    None
+}
+
+/// The workspace's version: the value of `version = "..."` inside
+/// `[workspace.package]`.
+pub fn workspace_version(text: &str) -> Option<&str> {
+    let line = &text[workspace_version_line(text)?];
+    let value = line.split_once('=')?.1.trim();
+    value.strip_prefix('"')?.strip_suffix('"')
+}
+
+/// Sets `version = "..."` inside `[workspace.package]` to `version`.
+/// Returns `None` if there is no such line.
+pub fn set_workspace_version(text: &str, version: &str) -> Option<String> {
+    let range = workspace_version_line(text)?;
+    let line = &text[range.clone()];
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let new_line = format!("{indent}version = \"{version}\"");
+    Some(format!(
+        "{}{new_line}{}",
+        &text[..range.start],
+        &text[range.end..]
+    ))
 }
 
 /// The header that opens the README of a snapshot.
@@ -271,7 +281,7 @@ pub fn build_with_diags(
         }
         let mut new = markers::render(&lines);
         if path == "Cargo.toml" {
-            match set_workspace_version(&new, n) {
+            match set_workspace_version(&new, &format!("0.{n}.0")) {
                 Some(t) => new = t,
                 None => eprintln!(
                     "warning: Cargo.toml has no `version` in [workspace.package]; \

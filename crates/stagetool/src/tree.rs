@@ -145,25 +145,8 @@ impl Tree {
             if p.starts_with("target/") || p.starts_with(".git/") || p == ".git" {
                 continue;
             }
-            let full = root.join(&p);
-            let Ok(meta) = std::fs::symlink_metadata(&full) else {
-                continue; // deleted in the work tree
-            };
-            let entry = if meta.file_type().is_symlink() {
-                let target = std::fs::read_link(&full)?;
-                Entry {
-                    mode: Mode::Symlink,
-                    data: target.to_string_lossy().as_bytes().to_vec(),
-                }
-            } else if meta.is_file() {
-                use std::os::unix::fs::PermissionsExt;
-                let exec = meta.permissions().mode() & 0o111 != 0;
-                Entry {
-                    mode: if exec { Mode::Exec } else { Mode::File },
-                    data: std::fs::read(&full)?,
-                }
-            } else {
-                continue;
+            let Some(entry) = read_entry(&root.join(&p))? else {
+                continue; // deleted in the work tree, or not a file
             };
             tree.files.insert(p, entry);
         }
@@ -199,6 +182,60 @@ impl Tree {
         }
         Ok(())
     }
+
+    /// Makes `dir` hold this tree, writing only what differs: a file whose
+    /// content and mode are already right keeps its modification time, so
+    /// cargo sees it unchanged. Files the tree lacks are removed; `.git`
+    /// and `target` at the top are left alone.
+    pub fn sync_to(&self, dir: &Path) -> Result<()> {
+        let mut on_disk = Vec::new();
+        if dir.exists() {
+            walk(dir, "", &mut on_disk)?;
+        }
+        for p in on_disk.iter().filter(|p| !self.files.contains_key(*p)) {
+            std::fs::remove_file(dir.join(p))?;
+        }
+        let mut changed = Tree::default();
+        for (p, entry) in &self.files {
+            let full = dir.join(p);
+            match read_entry(&full)? {
+                Some(old) if old == *entry => {}
+                Some(_) => {
+                    std::fs::remove_file(&full)?;
+                    changed.files.insert(p.clone(), entry.clone());
+                }
+                None => {
+                    changed.files.insert(p.clone(), entry.clone());
+                }
+            }
+        }
+        changed.write_to(dir)
+    }
+}
+
+/// The entry of the file or symlink at `full`, or `None` if there is none
+/// (or it is a directory).
+fn read_entry(full: &Path) -> Result<Option<Entry>> {
+    let Ok(meta) = std::fs::symlink_metadata(full) else {
+        return Ok(None);
+    };
+    let entry = if meta.file_type().is_symlink() {
+        let target = std::fs::read_link(full)?;
+        Entry {
+            mode: Mode::Symlink,
+            data: target.to_string_lossy().as_bytes().to_vec(),
+        }
+    } else if meta.is_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let exec = meta.permissions().mode() & 0o111 != 0;
+        Entry {
+            mode: if exec { Mode::Exec } else { Mode::File },
+            data: std::fs::read(full)?,
+        }
+    } else {
+        return Ok(None);
+    };
+    Ok(Some(entry))
 }
 
 fn walk(root: &Path, rel: &str, out: &mut Vec<String>) -> Result<()> {
