@@ -60,10 +60,10 @@
 //! commands print does not depend on it. The tools are release builds, like
 //! the engine, so a checkout is built once. The commands get a reader's
 //! environment, without the caller's `CARGO_PROFILE_*` variables. A
-//! command that is run again in the same repository state (same `HEAD`,
-//! same tags, same changes) is `cargo run`, `cargo test` or
-//! `scripts/stages tag` gives what it gave the first time and is not run
-//! again. Logs are in `target/book-commands/logs/`.
+//! `cargo run`, `cargo test` or `scripts/stages tag` that is run again in
+//! the same repository state (same `HEAD`, same tags, same changes), with
+//! the same words whatever its comment, gives what it gave the first time
+//! and is not run again. Logs are in `target/book-commands/logs/`.
 //!
 //! **Bench-equal.** The first `cargo build --release` at a clean checkout
 //! of a stage tag is followed by `cargo run -q --release -- bench`, whose
@@ -722,6 +722,13 @@ pub fn build_first(text: &str) -> Option<String> {
         _ => return None,
     };
     Some(line.join(" "))
+}
+
+/// What makes two reusable commands the same command: their words and
+/// their input, not their comments or their spacing.
+fn memo_key(text: &str) -> String {
+    let shape = shape(text);
+    format!("{:?} < {:?}", shape.words, shape.stdin)
 }
 
 /// Whether the runner may reuse an earlier result of this command in the
@@ -1604,7 +1611,7 @@ impl Shell {
                 },
             };
         }
-        let key = reusable(text).then(|| (self.state(), self.cwd.clone(), text.to_string()));
+        let key = reusable(text).then(|| (self.state(), self.cwd.clone(), memo_key(text)));
         if let Some(before) = key.as_ref().and_then(|k| self.memo.get(k)) {
             self.reused += 1;
             progress(&format!(
@@ -2127,6 +2134,20 @@ mod tests {
         assert!(shape("a && b").compound);
         assert!(!shape("a && b").open);
         assert!(shape("a &&").open);
+    }
+
+    #[test]
+    fn a_comment_does_not_make_another_command() {
+        let tag = memo_key("scripts/stages tag");
+        assert_eq!(memo_key("scripts/stages tag      # create the tags"), tag);
+        assert_ne!(
+            memo_key("cargo run -- search --fen 'a b'"),
+            memo_key("cargo run -- search --fen a b")
+        );
+        assert_ne!(
+            memo_key("cargo run -q < a.txt"),
+            memo_key("cargo run -q < b.txt")
+        );
     }
 }
 // ANCHOR_END: main-only
