@@ -56,7 +56,7 @@
 //! `target/book-commands/target`, with `[profile.release]` made quicker to
 //! build (no LTO, 16 codegen units, incremental) and `[profile.dev]`, which
 //! only `cargo test` blocks use, the quickest (no optimisation, no debug
-//! info) by a cargo configuration in the clone's parent directory: what the
+//! info, not incremental: each is built once) by a cargo configuration in the clone's parent directory: what the
 //! commands print does not depend on it. The tools are release builds, like
 //! the engine, so a checkout is built once. The commands get a reader's
 //! environment, without the caller's `CARGO_PROFILE_*` variables. A
@@ -1313,6 +1313,7 @@ fn write_cargo_config(base: &Path) -> Result<(), String> {
                   [profile.dev]\n\
                   opt-level = 0\n\
                   debug = false\n\
+                  incremental = false\n\
                   \n\
                   [profile.dev.package.\"*\"]\n\
                   opt-level = 0\n";
