@@ -27,9 +27,10 @@ pub fn record(
             sprt_record(report, commit)?
         }
         MatchTable::Reliability | MatchTable::ReliabilityFast => common_record(report, commit),
-        MatchTable::VersusLow | MatchTable::VersusHigh | MatchTable::Opponent(_) => {
-            rated_record(report, commit)
-        }
+        MatchTable::VersusLow
+        | MatchTable::VersusHigh
+        | MatchTable::Opponent(_)
+        | MatchTable::Net(_) => rated_record(report, commit),
     };
     meta::manifest::record_match(manifest, table, &record)
 }

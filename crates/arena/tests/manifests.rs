@@ -262,13 +262,42 @@ fn check_opponent(name: &str, r: &MatchRecord, id: u32) {
     );
 }
 
+/// A match of the stage with another network against the previous stage:
+/// the stage names its net, and the Elo is the one its pair counts give.
+fn check_net(name: &str, r: &MatchRecord, id: u32) {
+    check_common(name, r);
+    assert!(
+        r.engine1.contains(&format!("Stage={id}, EvalFile=")),
+        "{name}: engine 1 should be stage {id} with a network: {}",
+        r.engine1
+    );
+    assert!(
+        plays_stage(&r.engine2, id - 1),
+        "{name}: engine 2 should be stage {}: {}",
+        id - 1,
+        r.engine2
+    );
+    let penta = r.penta.unwrap_or_else(|| panic!("{name}: no penta"));
+    let elo = Pentanomial { counts: penta }
+        .elo()
+        .expect("at least one pair");
+    assert_close(name, "elo", r.elo, elo.elo, 0.01);
+    assert_close(name, "elo_error", r.elo_error, elo.elo_error, 0.01);
+}
+
 #[test]
 fn recorded_results_are_consistent() {
     let mut checked = Vec::new();
     for m in manifests() {
         let named = m.named_records().map(|(table, _)| table);
         let opponents = m.opponent_records().map(|(table, _)| table);
-        for table in MatchTable::ALL.into_iter().chain(named).chain(opponents) {
+        let nets = m.net_records().map(|(table, _)| table);
+        for table in MatchTable::ALL
+            .into_iter()
+            .chain(named)
+            .chain(opponents)
+            .chain(nets)
+        {
             let Some(r) = table.of(&m) else { continue };
             let name = format!("{} [{}]", m.tag, table.name());
             match table {
@@ -282,6 +311,7 @@ fn recorded_results_are_consistent() {
                     check_versus(&name, r, m.id, table)
                 }
                 MatchTable::Opponent(_) => check_opponent(&name, r, m.id),
+                MatchTable::Net(_) => check_net(&name, r, m.id),
             }
             checked.push(name);
         }

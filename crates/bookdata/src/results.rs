@@ -52,7 +52,8 @@ pub fn render(manifests: &[&Manifest]) -> Result<Files, String> {
             (t, record)
         });
         let opponents = m.opponent_records().map(|(t, r)| (t, Some(r)));
-        for (table, record) in versus.into_iter().chain(opponents) {
+        let nets = m.net_records().map(|(t, r)| (t, Some(r)));
+        for (table, record) in versus.into_iter().chain(opponents).chain(nets) {
             if let Some(record) = record {
                 let text = versus_markdown(record, &source, &table);
                 files.insert(format!("{}-{}.md", m.tag, file_part(&table)), text);
@@ -255,6 +256,7 @@ fn file_part(table: &MatchTable) -> String {
         MatchTable::Part(name) => format!("part-{}", name.replace('_', "-")),
         MatchTable::Experiment(name) => format!("experiment-{}", name.replace('_', "-")),
         MatchTable::Opponent(name) => format!("versus-{}", name.replace('_', "-")),
+        MatchTable::Net(name) => format!("net-{}", name.replace('_', "-")),
         _ => table.name().replace('_', "-"),
     }
 }
@@ -267,7 +269,9 @@ fn repeat_flags(table: &MatchTable) -> String {
         MatchTable::ReliabilityFast => "--table reliability_fast ".into(),
         MatchTable::VersusLow => "--repeat low ".into(),
         MatchTable::VersusHigh => "--repeat high ".into(),
-        MatchTable::Part(_) | MatchTable::Experiment(_) => format!("--table {} ", table.name()),
+        MatchTable::Part(_) | MatchTable::Experiment(_) | MatchTable::Net(_) => {
+            format!("--table {} ", table.name())
+        }
         MatchTable::Opponent(name) => format!("--repeat-against {name} "),
     };
     format!("{} {flags}", script(table))

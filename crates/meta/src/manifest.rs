@@ -60,6 +60,12 @@ pub struct Manifest {
     /// not whether stronger.
     #[serde(default)]
     pub opponents: std::collections::BTreeMap<String, MatchRecord>,
+    /// `scripts/sprt --no-sprt --table nets.NAME --record`: the stage with
+    /// another network (`EvalFile`) against the previous stage, every game
+    /// played: how strong a net of other data or size makes it, by the
+    /// net's name.
+    #[serde(default)]
+    pub nets: std::collections::BTreeMap<String, MatchRecord>,
     /// `scripts/time-to-depth --record NAME`: how much sooner several
     /// threads reach a depth than one (Lazy SMP), by the name of the
     /// settings measured.
@@ -229,6 +235,9 @@ pub enum MatchTable {
     /// `[opponents.NAME]`: the stage against engine NAME, rated like
     /// `[versus_low]`.
     Opponent(String),
+    /// `[nets.NAME]`: the stage with network NAME against the previous
+    /// stage, rated like `[versus_low]`.
+    Net(String),
 }
 
 impl MatchTable {
@@ -243,6 +252,7 @@ impl MatchTable {
             MatchTable::Part(name) => format!("{PARTS}.{name}"),
             MatchTable::Experiment(name) => format!("{EXPERIMENTS}.{name}"),
             MatchTable::Opponent(name) => format!("{OPPONENTS}.{name}"),
+            MatchTable::Net(name) => format!("{NETS}.{name}"),
         }
     }
 
@@ -253,6 +263,7 @@ impl MatchTable {
             MatchTable::Part(name) => Some((PARTS, name)),
             MatchTable::Experiment(name) => Some((EXPERIMENTS, name)),
             MatchTable::Opponent(name) => Some((OPPONENTS, name)),
+            MatchTable::Net(name) => Some((NETS, name)),
             _ => None,
         }
     }
@@ -289,14 +300,17 @@ impl MatchTable {
         if let Some(opponent) = named(OPPONENTS) {
             return Ok(MatchTable::Opponent(opponent));
         }
+        if let Some(net) = named(NETS) {
+            return Ok(MatchTable::Net(net));
+        }
         MatchTable::ALL
             .into_iter()
             .find(|table| table.name() == name)
             .ok_or_else(|| {
                 let names: Vec<String> = MatchTable::ALL.iter().map(|t| t.name()).collect();
                 format!(
-                    "unknown table {name:?} (use {}, {PARTS}.NAME, {EXPERIMENTS}.NAME or \
-                     {OPPONENTS}.NAME)",
+                    "unknown table {name:?} (use {}, {PARTS}.NAME, {EXPERIMENTS}.NAME, \
+                     {OPPONENTS}.NAME or {NETS}.NAME)",
                     names.join(", ")
                 )
             })
@@ -313,6 +327,7 @@ impl MatchTable {
             MatchTable::Part(name) => manifest.parts.get(name),
             MatchTable::Experiment(name) => manifest.experiments.get(name),
             MatchTable::Opponent(name) => manifest.opponents.get(name),
+            MatchTable::Net(name) => manifest.nets.get(name),
         }
     }
 }
@@ -333,6 +348,11 @@ impl Manifest {
     pub fn opponent_records(&self) -> impl Iterator<Item = (MatchTable, &MatchRecord)> {
         (self.opponents.iter()).map(|(name, r)| (MatchTable::Opponent(name.clone()), r))
     }
+
+    /// The matches of the stage with other networks (`[nets.NAME]`).
+    pub fn net_records(&self) -> impl Iterator<Item = (MatchTable, &MatchRecord)> {
+        (self.nets.iter()).map(|(name, r)| (MatchTable::Net(name.clone()), r))
+    }
 }
 
 /// The table that holds the parts' SPRTs: `[parts.NAME]`.
@@ -342,6 +362,8 @@ const EXPERIMENTS: &str = "experiments";
 /// The table that holds the matches against other engines:
 /// `[opponents.NAME]`.
 const OPPONENTS: &str = "opponents";
+/// The table that holds the matches with other networks: `[nets.NAME]`.
+const NETS: &str = "nets";
 
 /// Parses a manifest's text. Whether it agrees with its file name is
 /// [`file_name_problems`]'s business.
@@ -690,6 +712,21 @@ mod tests {
         let named: Vec<String> = m.named_records().map(|(t, _)| t.name()).collect();
         assert_eq!(named, ["parts.singular", "experiments.multi_cut"]);
         assert_eq!(table.of(&m).and_then(|r| r.llr), Some(-3.0));
+    }
+
+    #[test]
+    fn a_net_is_recorded_under_nets_and_is_no_sprt() {
+        let table = MatchTable::parse("nets.h32_600000").expect("a net");
+        assert_eq!(table, MatchTable::Net("h32_600000".into()));
+        assert_eq!(table.name(), "nets.h32_600000");
+        assert!(!table.is_sprt());
+        assert!(MatchTable::parse("nets.h32-600000").is_err());
+        let text = record_match(MANIFEST, &table, &sample_record(0.5)).unwrap();
+        assert!(text.contains("[nets.h32_600000]\n"), "{text}");
+        let m = parse(&text).unwrap();
+        let nets: Vec<String> = m.net_records().map(|(t, _)| t.name()).collect();
+        assert_eq!(nets, ["nets.h32_600000"]);
+        assert_eq!(m.named_records().count(), 0);
     }
 
     #[test]

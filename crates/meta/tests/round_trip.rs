@@ -28,9 +28,11 @@ fn the_manifests_write_back_unchanged() {
             assert_eq!(again.as_deref(), Ok(text.as_str()), "{name}: [bench]");
         }
         let named = m.named_records().map(|(table, _)| table);
+        let nets = m.net_records().map(|(table, _)| table);
         for table in [MatchTable::Sprt, MatchTable::Reliability]
             .into_iter()
             .chain(named)
+            .chain(nets)
         {
             if let Some(record) = table.of(&m) {
                 let again = record_match(&text, &table, record);
