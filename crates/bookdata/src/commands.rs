@@ -827,13 +827,14 @@ fn mask_line(line: &str) -> (String, bool) {
         // of a table whose heading ends in "time" is not a key's value.
         let by_key = key.len() + 1 == before.len() && CLOCK_KEYS.contains(&key_word);
         // `24 nps 24000`: `nps`, a key too, names the number after it, not
-        // `24`; but `2.92s  3.10s` are two times.
+        // `24` (nor in `24 nps #####`, masked already: masking is the same
+        // twice); but `2.92s  3.10s` are two times.
         let by_unit = CLOCK_UNITS.iter().any(|u| {
             unit_at(after, u)
                 && !(CLOCK_KEYS.contains(u)
                     && after[u.len()..]
                         .trim_start_matches(' ')
-                        .starts_with(|c: char| c.is_ascii_digit()))
+                        .starts_with(|c: char| c.is_ascii_digit() || c == '#'))
         });
         if by_key || by_unit {
             for c in out.iter_mut().take(j).skip(i) {
@@ -2062,6 +2063,14 @@ mod tests {
             "######## leaves per second"
         );
         assert_eq!(mask_clock("took 12ms").0, "took ##ms");
+        let info = "info depth 4 nodes 2566 nps 1234567 time 2 pv g1f3";
+        let masked = mask_clock(info).0;
+        assert_eq!(masked, "info depth 4 nodes 2566 nps ####### time # pv g1f3");
+        assert_eq!(
+            mask_clock(&masked).0,
+            masked,
+            "masking twice is masking once"
+        );
         assert_eq!(
             mask_clock("    time          2.92s          3.10s").0,
             "    time          #.##s          #.##s"

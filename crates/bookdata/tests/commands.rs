@@ -259,4 +259,28 @@ fn the_commands_get_no_profile_overrides_from_the_caller() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Every output the book shows under a block (`*.out.md`) has the clock's
+/// digits written as the runner writes them today, long blocks' too: CI
+/// types those without running them, so nothing else would notice an
+/// output written under an older rule.
+#[test]
+fn every_written_output_masks_the_clock() {
+    let dir = common::root().join(bookdata::GENERATED_DIR);
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(commands::OUTPUT_SUFFIX) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().filter(|l| !l.starts_with("$ ")) {
+            let (masked, _) = commands::mask_clock(line);
+            assert_eq!(masked, line, "{name}: a time the runner would mask");
+        }
+        checked += 1;
+    }
+    assert!(checked > 50, "only {checked} outputs in {}", dir.display());
+}
 // ANCHOR_END: main-only
