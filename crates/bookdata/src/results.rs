@@ -307,13 +307,7 @@ fn reliability_markdown(r: &MatchRecord, source: &str, table: &MatchTable) -> St
 fn versus_markdown(r: &MatchRecord, source: &str, table: &MatchTable) -> String {
     let mut md = header(source, table);
     md.push_str(&engines_table(r));
-    let elo = match (r.elo, r.elo_error) {
-        (Some(elo), Some(error)) if elo.is_finite() && error.is_finite() => {
-            format!("{} ± {}", signed(elo), plain(error))
-        }
-        (Some(elo), _) if elo.is_finite() => format!("{} (error not defined)", signed(elo)),
-        _ => "not defined (one side scored everything)".to_string(),
-    };
+    let elo = elo_text(r);
     let rows = [
         (
             "Games",
@@ -331,6 +325,17 @@ fn versus_markdown(r: &MatchRecord, source: &str, table: &MatchTable) -> String 
     md.push_str(&two_columns("Result", &rows));
     md.push_str(&command_text(r, source, &repeat_flags(table)));
     md
+}
+
+/// A rated match's Elo difference with its 95% error: `+63.2 ± 65.1`.
+pub fn elo_text(r: &MatchRecord) -> String {
+    match (r.elo, r.elo_error) {
+        (Some(elo), Some(error)) if elo.is_finite() && error.is_finite() => {
+            format!("{} ± {}", signed(elo), plain(error))
+        }
+        (Some(elo), _) if elo.is_finite() => format!("{} (error not defined)", signed(elo)),
+        _ => "not defined (one side scored everything)".to_string(),
+    }
 }
 
 /// One row per engine with its description and time use.

@@ -141,7 +141,7 @@ fn render(book: &Book, stage: &Stage) -> Result<Files, String> {
         (format!("{tag}-net.md"), net_table(&net)?),
         (format!("{tag}-loss.svg"), loss_chart(&net)?),
         (format!("{tag}-evals.md"), evals_table()?),
-        (format!("{tag}-sizes.md"), sizes_table(book)?),
+        (format!("{tag}-sizes.md"), sizes_table(book, stage)?),
     ]))
 }
 
@@ -226,10 +226,23 @@ fn net_table(net: &NetRecord) -> Result<String, String> {
     )))
 }
 
+/// The name of the experiment's net of `hidden` neurons trained on
+/// `train` positions, as `scripts/train-net` names it and its match
+/// (`[nets.h32_600000]`): `all` for all of the shipped net's `all_train`.
+fn net_name(hidden: usize, train: usize, all_train: usize) -> String {
+    if train == all_train {
+        format!("h{hidden}_all")
+    } else {
+        format!("h{hidden}_{train}")
+    }
+}
+
 /// The last epoch's validation loss of every net of the experiment, by
 /// hidden size (rows) and training positions (columns). Every net is
-/// measured on the same held-out positions, the shipped net's.
-fn sizes_table(book: &Book) -> Result<String, String> {
+/// measured on the same held-out positions, the shipped net's. Below, once
+/// `scripts/train-net --experiments --play` has recorded them, what each
+/// net is worth in play against the tables (`[nets.NAME]` of stage 18).
+fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
     let records = experiment_records(book)?;
     let shipped = &records[0];
     let mut hidden: Vec<usize> = records.iter().map(|r| r.hidden).collect();
@@ -293,11 +306,34 @@ fn sizes_table(book: &Book) -> Result<String, String> {
             .collect();
         table.row(&cells(&row));
     }
+    let all_train = shipped.data.train;
+    let elo = |h: usize, n: usize| stage.manifest.nets.get(&net_name(h, n, all_train));
+    let played = hidden
+        .iter()
+        .any(|&h| sizes.iter().any(|&n| elo(h, n).is_some()));
+    for &h in hidden.iter().filter(|_| played) {
+        let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
+            .chain(
+                sizes
+                    .iter()
+                    .map(|&n| elo(h, n).map_or("—".to_string(), crate::results::elo_text)),
+            )
+            .collect();
+        table.row(&cells(&row));
+    }
+    let played_note = if played {
+        " The Elo rows: stage 18 with each net (`EvalFile`) against stage 17, every game played \
+         (`[nets.NAME]` in stages/18-nnue.toml, played by `scripts/train-net --experiments \
+         --play`)."
+    } else {
+        ""
+    };
     Ok(table.note(format!(
         "The last epoch's validation loss of nets trained on the first positions of the shipped \
          net's training part (those of the first games), all with its other settings and all \
          measured on its {} held-out positions; the piece-square tables' loss there is {:.6}. \
-         From the records `scripts/train-net --experiments` writes in `{EXPERIMENTS}/`.",
+         From the records `scripts/train-net --experiments` writes in `{EXPERIMENTS}/`.\
+         {played_note}",
         thousands(shipped.data.validation as u64),
         shipped.pesto_validation_loss
     )))
@@ -478,5 +514,18 @@ fn loss_chart(net: &NetRecord) -> Result<String, String> {
         root.present().map_err(e)?;
     }
     Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::net_name;
+
+    /// The names `scripts/train-net --experiments --play` records its
+    /// matches under: the net of all the data is `all`, as its file is.
+    #[test]
+    fn a_net_s_match_is_named_as_train_net_names_it() {
+        assert_eq!(net_name(32, 600_000, 4_633_700), "h32_600000");
+        assert_eq!(net_name(64, 4_633_700, 4_633_700), "h64_all");
+    }
 }
 // ANCHOR_END: stage-18-nnue--bookdata-chapter
