@@ -56,8 +56,9 @@
 //! `target/book-commands/target`, with `[profile.release]` made quicker to
 //! build (no LTO, 16 codegen units, incremental) and `[profile.dev]`, which
 //! only `cargo test` blocks use, the quickest (no optimisation, no debug
-//! info, not incremental: each is built once) by a cargo configuration in the clone's parent directory: what the
-//! commands print does not depend on it. The tools are release builds, like
+//! info, not incremental: each is built once) by a cargo configuration in
+//! the clone's parent directory: what the commands print does not depend
+//! on it. The tools are release builds, like
 //! the engine, so a checkout is built once. The commands get a reader's
 //! environment, without the caller's `CARGO_PROFILE_*` variables. A
 //! `cargo run`, `cargo test` or `scripts/stages tag` that is run again in

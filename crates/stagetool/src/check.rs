@@ -167,11 +167,14 @@ const CLIPPY_DIR: &str = "clippy";
 /// incrementally. (With the stage's own version, 0.NN.0, every crate would
 /// be a new one and every stage's check would start from nothing.) Clippy's
 /// verdict does not depend on the version number.
-fn write_for_clippy(snap: &Tree, main: &Tree, dir: &Path, target_dir: &Path) -> Result<()> {
+fn write_for_clippy(
+    snap: &Tree,
+    main_version: Option<&str>,
+    dir: &Path,
+    target_dir: &Path,
+) -> Result<()> {
     let mut snap = snap.clone();
-    if let Some(version) = main
-        .get_text("Cargo.toml")
-        .and_then(snapshot::workspace_version)
+    if let Some(version) = main_version
         && let Some(entry) = snap.files.get_mut("Cargo.toml")
         && let Some(text) = entry
             .text()
@@ -330,6 +333,9 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
     // The clippy directory starts empty: every file of the first stage is
     // then newer than whatever the shared target directory last checked.
     let _ = std::fs::remove_dir_all(base.join(CLIPPY_DIR));
+    let main_version = tree
+        .get_text("Cargo.toml")
+        .and_then(snapshot::workspace_version);
     let mut rows = Vec::new();
     for (i, m) in selected.iter().enumerate() {
         let full = i >= full_from;
@@ -359,7 +365,7 @@ pub fn check(repo: &Path, opts: &Options) -> Result<bool> {
             if full {
                 materialize(&s.tree, &dir, &target_dir)?;
             } else {
-                write_for_clippy(&s.tree, &tree, &dir, &target_dir)?;
+                write_for_clippy(&s.tree, main_version, &dir, &target_dir)?;
             }
             Ok(s.tree)
         }) {
@@ -818,10 +824,13 @@ mod tests {
     #[test]
     fn clippy_snapshots_share_a_directory_and_main_s_version() {
         let main = workspace("0.9.0", "pub fn a() {}\npub fn b() {}\n");
+        let main_version = main
+            .get_text("Cargo.toml")
+            .and_then(snapshot::workspace_version);
         let base = tempfile::tempdir().unwrap();
         let (dir, target) = (base.path().join("clippy"), base.path().join("target"));
         let first = workspace("0.1.0", "pub fn a() {}\n");
-        write_for_clippy(&first, &main, &dir, &target).unwrap();
+        write_for_clippy(&first, main_version, &dir, &target).unwrap();
         let root = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         assert!(root.contains("version = \"0.9.0\""), "{root}");
 
@@ -830,7 +839,7 @@ mod tests {
         std::thread::sleep(std::time::Duration::from_millis(20));
         let mut second = workspace("0.2.0", "pub fn a() {}\npub fn c() {}\n");
         second.files.remove("crates/tool/src/main.rs");
-        write_for_clippy(&second, &main, &dir, &target).unwrap();
+        write_for_clippy(&second, main_version, &dir, &target).unwrap();
         assert_eq!(modified("crates/app/src/main.rs"), app_before);
         let lib = std::fs::read_to_string(dir.join("crates/lib/src/lib.rs")).unwrap();
         assert!(lib.contains("pub fn c()"));

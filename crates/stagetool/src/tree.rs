@@ -198,16 +198,15 @@ impl Tree {
         let mut changed = Tree::default();
         for (p, entry) in &self.files {
             let full = dir.join(p);
-            match read_entry(&full)? {
-                Some(old) if old == *entry => {}
-                Some(_) => {
-                    std::fs::remove_file(&full)?;
-                    changed.files.insert(p.clone(), entry.clone());
-                }
-                None => {
-                    changed.files.insert(p.clone(), entry.clone());
-                }
+            let old = read_entry(&full)?;
+            if old.as_ref() == Some(entry) {
+                continue;
             }
+            if old.is_some() {
+                // A symlink is not written over, and a mode not changed.
+                std::fs::remove_file(&full)?;
+            }
+            changed.files.insert(p.clone(), entry.clone());
         }
         changed.write_to(dir)
     }

@@ -311,15 +311,17 @@ fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
     let played = hidden
         .iter()
         .any(|&h| sizes.iter().any(|&n| elo(h, n).is_some()));
-    for &h in hidden.iter().filter(|_| played) {
-        let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
-            .chain(
-                sizes
-                    .iter()
-                    .map(|&n| elo(h, n).map_or("—".to_string(), crate::results::elo_text)),
-            )
-            .collect();
-        table.row(&cells(&row));
+    if played {
+        for &h in &hidden {
+            let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
+                .chain(
+                    sizes
+                        .iter()
+                        .map(|&n| elo(h, n).map_or("—".to_string(), crate::results::elo_text)),
+                )
+                .collect();
+            table.row(&cells(&row));
+        }
     }
     let played_note = if played {
         " The Elo rows: stage 18 with each net (`EvalFile`) against stage 17, every game played \
