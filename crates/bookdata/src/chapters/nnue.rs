@@ -239,9 +239,10 @@ fn net_name(hidden: usize, train: usize, all_train: usize) -> String {
 
 /// The last epoch's validation loss of every net of the experiment, by
 /// hidden size (rows) and training positions (columns). Every net is
-/// measured on the same held-out positions, the shipped net's. Below, once
-/// `scripts/train-net --experiments --play` has recorded them, what each
-/// net is worth in play against the tables (`[nets.NAME]` of stage 18).
+/// measured on the same held-out positions, the shipped net's. Below, what
+/// each net is worth in play against the tables: the matches
+/// `scripts/train-net --experiments --play` records (`[nets.NAME]` of
+/// stage 18).
 fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
     let records = experiment_records(book)?;
     let shipped = &records[0];
@@ -307,38 +308,79 @@ fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
         table.row(&cells(&row));
     }
     let all_train = shipped.data.train;
-    let elo = |h: usize, n: usize| stage.manifest.nets.get(&net_name(h, n, all_train));
-    let played = hidden
-        .iter()
-        .any(|&h| sizes.iter().any(|&n| elo(h, n).is_some()));
-    if played {
-        for &h in &hidden {
-            let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
-                .chain(
-                    sizes
-                        .iter()
-                        .map(|&n| elo(h, n).map_or("—".to_string(), crate::results::elo_text)),
-                )
-                .collect();
-            table.row(&cells(&row));
-        }
+    let record = |h: usize, n: usize| stage.manifest.nets.get(&net_name(h, n, all_train));
+    for &h in &hidden {
+        let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
+            .chain(
+                sizes
+                    .iter()
+                    .map(|&n| record(h, n).map_or("—".to_string(), crate::results::elo_text)),
+            )
+            .collect();
+        table.row(&cells(&row));
     }
-    let played_note = if played {
-        " The Elo rows: stage 18 with each net (`EvalFile`) against stage 17, every game played \
-         (`[nets.NAME]` in stages/18-nnue.toml, played by `scripts/train-net --experiments \
-         --play`)."
-    } else {
-        ""
-    };
+    let elo = |h: usize, n: usize| record(h, n).and_then(|r| r.elo.zip(r.elo_error));
+    elo_claims(&hidden, &sizes, &elo)?;
     Ok(table.note(format!(
         "The last epoch's validation loss of nets trained on the first positions of the shipped \
          net's training part (those of the first games), all with its other settings and all \
          measured on its {} held-out positions; the piece-square tables' loss there is {:.6}. \
-         From the records `scripts/train-net --experiments` writes in `{EXPERIMENTS}/`.\
-         {played_note}",
+         From the records `scripts/train-net --experiments` writes in `{EXPERIMENTS}/`. The \
+         Elo rows: stage 18 with each net (`EvalFile`) against stage 17, every game played \
+         (`[nets.NAME]` in stages/18-nnue.toml, played by `scripts/train-net --experiments \
+         --play`).",
         thousands(shipped.data.validation as u64),
         shipped.pesto_validation_loss
     )))
+}
+
+/// What the chapter says of the matches: the nets on the fewest positions
+/// lose to the tables, every doubling of the data wins Elo at both sizes,
+/// and which size scored more at each. `elo` gives a net's Elo and its
+/// error, once its match is recorded.
+fn elo_claims(
+    hidden: &[usize],
+    sizes: &[usize],
+    elo: &dyn Fn(usize, usize) -> Option<(f64, f64)>,
+) -> Result<(), String> {
+    let mut rows = Vec::new();
+    for &h in hidden {
+        let row: Option<Vec<(f64, f64)>> = sizes.iter().map(|&n| elo(h, n)).collect();
+        rows.push(row.ok_or(format!(
+            "stages/18-nnue.toml has no match of every {h}-neuron net: the chapter's words \
+             about them need scripts/train-net --experiments --play"
+        ))?);
+    }
+    claim(
+        rows.iter().all(|row| row[0].0 < 0.0),
+        TEXT,
+        "that the nets on the fewest positions lose to the tables",
+    )?;
+    claim(
+        rows.iter()
+            .all(|row| row.windows(2).all(|w| w[1].0 > w[0].0)),
+        TEXT,
+        "that every doubling of the data wins Elo, at both sizes",
+    )?;
+    let (narrow, wide) = (&rows[0], &rows[rows.len() - 1]);
+    let last = sizes.len() - 1;
+    claim(
+        hidden == [32, 64]
+            && (0..last).all(|i| narrow[i].0 > wide[i].0)
+            && wide[last].0 > narrow[last].0,
+        TEXT,
+        "that the 32-neuron net scored more on every part of the data but the whole, and the \
+         64-neuron net on all of it",
+    )?;
+    let overlap = |(a, ea): (f64, f64), (b, eb): (f64, f64)| (a - b).abs() <= ea + eb;
+    let apart = (0..sizes.len())
+        .filter(|&i| !overlap(narrow[i], wide[i]))
+        .count();
+    claim(
+        apart == 1 && overlap(narrow[last], wide[last]),
+        TEXT,
+        "that the two sizes' intervals overlap at every size but one, all of the data included",
+    )
 }
 
 /// Whether, at every size of data both have, the widest net's loss is below
