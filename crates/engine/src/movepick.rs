@@ -408,10 +408,10 @@ impl MovePicker<'_> {
     #[inline]
     fn select_best(&mut self) -> Option<Move> {
         while self.next < self.scores.len() {
-            let mut best = self.next;
-            for i in self.next + 1..self.scores.len() {
-                if self.scores[i] > self.scores[best] {
-                    best = i;
+            let (mut best, mut best_score) = (self.next, self.scores[self.next]);
+            for (i, &score) in self.scores.iter().enumerate().skip(self.next + 1) {
+                if score > best_score {
+                    (best, best_score) = (i, score);
                 }
             }
             self.moves.swap(self.next, best);
