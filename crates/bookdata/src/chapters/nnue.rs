@@ -356,11 +356,14 @@ fn elo_claims(
         TEXT,
         "that the nets on the fewest positions lose to the tables",
     )?;
+    let last_step = sizes[sizes.len() - 1] as f64 / sizes[sizes.len() - 2] as f64;
     claim(
         rows.iter()
-            .all(|row| row.windows(2).all(|w| w[1].0 > w[0].0)),
+            .all(|row| row.windows(2).all(|w| w[1].0 > w[0].0))
+            && (1.8..2.0).contains(&last_step),
         TEXT,
-        "that every doubling of the data wins Elo, at both sizes",
+        "that every doubling of the data wins Elo, at both sizes, the last step (nearly a \
+         doubling) too",
     )?;
     let (narrow, wide) = (&rows[0], &rows[rows.len() - 1]);
     let last = sizes.len() - 1;
