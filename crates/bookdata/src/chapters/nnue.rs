@@ -308,18 +308,18 @@ fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
         table.row(&cells(&row));
     }
     let all_train = shipped.data.train;
-    let record = |h: usize, n: usize| stage.manifest.nets.get(&net_name(h, n, all_train));
+    let net_match = |h: usize, n: usize| stage.manifest.nets.get(&net_name(h, n, all_train));
     for &h in &hidden {
         let row: Vec<String> = std::iter::once(format!("{h}: Elo against the tables"))
             .chain(
                 sizes
                     .iter()
-                    .map(|&n| record(h, n).map_or("—".to_string(), crate::results::elo_text)),
+                    .map(|&n| net_match(h, n).map_or("—".to_string(), crate::results::elo_text)),
             )
             .collect();
         table.row(&cells(&row));
     }
-    let elo = |h: usize, n: usize| record(h, n).and_then(|r| r.elo.zip(r.elo_error));
+    let elo = |h: usize, n: usize| net_match(h, n).and_then(|r| r.elo.zip(r.elo_error));
     elo_claims(&hidden, &sizes, &elo)?;
     Ok(table.note(format!(
         "The last epoch's validation loss of nets trained on the first positions of the shipped \
