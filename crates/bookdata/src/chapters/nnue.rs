@@ -319,6 +319,11 @@ fn sizes_table(book: &Book, stage: &Stage) -> Result<String, String> {
             .collect();
         table.row(&cells(&row));
     }
+    claim(
+        stage.manifest.nets.values().all(|r| r.games == 200),
+        TEXT,
+        "that every net's match is two hundred games",
+    )?;
     let elo = |h: usize, n: usize| net_match(h, n).and_then(|r| r.elo.zip(r.elo_error));
     elo_claims(&hidden, &sizes, &elo)?;
     Ok(table.note(format!(
